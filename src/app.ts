@@ -1,0 +1,53 @@
+import type { Clock } from './clock.ts';
+import type { AppConfig } from './config.ts';
+import { HEADERS } from './contract/headers.ts';
+import { NEWEST_API_VERSION } from './contract/version.ts';
+import type { Database } from './db/database.ts';
+import { ApiError } from './http/api-error.ts';
+import type { RequestContext } from './http/context.ts';
+import { newRequestId } from './http/request-id.ts';
+import { errorResponse } from './http/respond.ts';
+import { buildRouter } from './http/router.ts';
+import type { RouteSpec } from './http/route.ts';
+import { ROUTES } from './routes/index.ts';
+import { guardRoute } from './http/guard.ts';
+
+export interface AppDeps {
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly config: AppConfig;
+}
+
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+/** The one web-standard handler every runtime serves. `routes` is for tests that need a route of their own. */
+export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES): FetchHandler {
+  const dispatch = buildRouter(routes, guardRoute);
+
+  return async function fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const context: Omit<RequestContext, 'params'> = {
+      request,
+      url,
+      requestId: newRequestId(),
+      baseUrl: deps.config.publicBaseUrl ?? url.origin,
+      deps,
+    };
+    let response: Response;
+    try {
+      response = (await dispatch(request, context)) ?? errorResponse(new ApiError('not_found'), context);
+    } catch (error) {
+      if (!(error instanceof ApiError)) logUnexpected(context.requestId, error);
+      response = errorResponse(error instanceof ApiError ? error : new ApiError('internal_error'), context);
+    }
+    response.headers.set(HEADERS.version, NEWEST_API_VERSION);
+    response.headers.set(HEADERS.requestId, context.requestId);
+    return response;
+  };
+}
+
+/** The stack goes to the operator's log only, never into the answer. */
+function logUnexpected(requestId: string, error: unknown): void {
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  console.error(JSON.stringify({ level: 'error', request_id: requestId, error: detail }));
+}

@@ -1,0 +1,33 @@
+/** Size and content limits of section 8; fixed within the API version. */
+export const LIMITS = {
+  requestBodyBytes: 131_072,
+  fieldNames: 64,
+  textChars: 200,
+  multilineChars: 2_000,
+  minLineItems: 1,
+  maxLineItems: 50,
+  lineItemDescriptionChars: 200,
+  lineItemsTextChars: 12_000,
+  urlChars: 300,
+  integerDigits: 10,
+  fractionDigits: 4,
+  referenceChars: 128,
+  idempotencyKeyChars: 255,
+  idempotencyMemorySeconds: 24 * 60 * 60,
+  pdfFileBytes: 4_000_000,
+  pdfJsonBytes: 3_000_000,
+  historyRetentionDays: 90,
+  errorDetails: 50,
+  listLimitMin: 1,
+  listLimitMax: 100,
+  listLimitDefault: 20,
+  idempotencyTakeoverSeconds: 35,
+  startingAfterChars: 64,
+  /** Not in the contract: deeper JSON is refused as malformed_json (a valid body is 4 levels deep). */
+  jsonDepth: 64,
+} as const;
+
+/** Seconds a client is told to wait on 409 idempotency_in_progress (section 3). */
+export const IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
+/** Public routes may be cached for 5 minutes (section 4.1). */
+export const PUBLIC_CACHE_SECONDS = 300;

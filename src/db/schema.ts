@@ -1,0 +1,85 @@
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/** Times are integer milliseconds since the epoch (UTC), so that SQL can compare them in atomic statements. */
+
+export const accounts = sqliteTable('accounts', {
+  id: text('id').primaryKey(),
+  email: text('email').notNull(),
+  emailConfirmed: integer('email_confirmed', { mode: 'boolean' }).notNull().default(false),
+  plan: text('plan').notNull(),
+  creditsRemaining: integer('credits_remaining').notNull(),
+  periodEnd: integer('period_end').notNull(),
+  createdAt: integer('created_at').notNull(),
+});
+
+export const apiKeys = sqliteTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id),
+    name: text('name').notNull(),
+    kind: text('kind').notNull(),
+    /** Display prefix, never the secret. */
+    prefix: text('prefix').notNull(),
+    /** SHA-256 of the whole key, hex. */
+    hash: text('hash').notNull(),
+    scopes: text('scopes').notNull(),
+    createdAt: integer('created_at').notNull(),
+    lastUsedAt: integer('last_used_at'),
+    revokedAt: integer('revoked_at'),
+  },
+  (table) => [uniqueIndex('api_keys_hash').on(table.hash), index('api_keys_account').on(table.accountId)],
+);
+
+/** The 90-day metadata record of spec 2.6; never the submitted fields, never the PDF. */
+export const documents = sqliteTable(
+  'documents',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull().references(() => accounts.id),
+    keyId: text('key_id').notNull(),
+    template: text('template').notNull(),
+    templateVersion: text('template_version').notNull(),
+    mode: text('mode').notNull(),
+    paper: text('paper').notNull(),
+    locale: text('locale').notNull(),
+    reference: text('reference'),
+    source: text('source').notNull(),
+    creditsConsumed: integer('credits_consumed').notNull(),
+    sha256: text('sha256').notNull(),
+    bytes: integer('bytes').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  (table) => [
+    index('documents_account_created').on(table.accountId, table.createdAt, table.id),
+    index('documents_account_reference').on(table.accountId, table.reference, table.createdAt, table.id),
+  ],
+);
+
+/** One row per (account, Idempotency-Key): a lease while running, the document once committed. */
+export const idempotencyKeys = sqliteTable(
+  'idempotency_keys',
+  {
+    accountId: text('account_id').notNull(),
+    key: text('key').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    /** Random id of the attempt holding the lease; a commit must present it. */
+    leaseId: text('lease_id').notNull(),
+    leaseStartedAt: integer('lease_started_at').notNull(),
+    documentId: text('document_id'),
+    createdAt: integer('created_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.accountId, table.key] })],
+);
+
+/** Fixed-window counters: one row per bucket and window start. */
+export const rateLimitWindows = sqliteTable(
+  'rate_limit_windows',
+  {
+    bucket: text('bucket').notNull(),
+    windowStart: integer('window_start').notNull(),
+    count: integer('count').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.bucket, table.windowStart] }), index('rate_limit_expires').on(table.expiresAt)],
+);

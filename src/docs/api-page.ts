@@ -1,0 +1,46 @@
+import { escapeHtml, inlineCode, page } from './html.ts';
+
+type OpenApi = { info: { title: string; description: string }; paths: Record<string, Record<string, Operation>> };
+type Operation = {
+  summary: string;
+  description: string;
+  security: unknown[];
+  'x-required-scope'?: string;
+  parameters?: { name?: string; in?: string; required?: boolean; description?: string; $ref?: string }[];
+  responses: Record<string, { description: string }>;
+};
+
+function parameterRows(operation: Operation): string {
+  const rows = (operation.parameters ?? []).map((parameter) =>
+    parameter.$ref
+      ? '<tr><td><code>Svc-Version</code></td><td>header</td><td>no</td><td>API version; the newest when absent.</td></tr>'
+      : `<tr><td><code>${escapeHtml(parameter.name ?? '')}</code></td><td>${parameter.in}</td><td>${parameter.required ? 'yes' : 'no'}</td><td>${inlineCode(parameter.description ?? '')}</td></tr>`,
+  );
+  return rows.length ? `<table><tr><th>Parameter</th><th>In</th><th>Required</th><th>Meaning</th></tr>${rows.join('')}</table>` : '';
+}
+
+function responseRows(operation: Operation): string {
+  return `<table><tr><th>Status</th><th>Meaning</th></tr>${Object.entries(operation.responses)
+    .map(([status, response]) => `<tr><td>${status}</td><td>${inlineCode(response.description).replace(/\n\n/g, '<br>')}</td></tr>`)
+    .join('')}</table>`;
+}
+
+/** GET /docs/api: a readable reference of the routes, generated from the OpenAPI document. */
+export function apiPage(openApi: OpenApi): Response {
+  const sections = Object.entries(openApi.paths).flatMap(([path, operations]) =>
+    Object.entries(operations).map(([method, operation]) => {
+      const access = operation.security.length
+        ? `Needs a key${operation['x-required-scope'] ? ` with scope <code>${operation['x-required-scope']}</code>` : ''}.`
+        : 'Public: no key.';
+      return `<section><h2><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h2>
+<p><strong>${escapeHtml(operation.summary)}.</strong> ${inlineCode(operation.description)} ${access}</p>
+${parameterRows(operation)}${responseRows(operation)}</section>`;
+    }),
+  );
+  return page(
+    'API reference',
+    `<h1>${escapeHtml(openApi.info.title)}</h1><p>${inlineCode(openApi.info.description)}</p>
+<p>Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>. Errors: <a href="/docs/api/errors">/docs/api/errors</a>.</p>
+${sections.join('\n')}`,
+  );
+}

@@ -1,0 +1,42 @@
+import type { ErrorCode } from '../contract/errors.ts';
+import type { Scope } from '../contract/scopes.ts';
+import type { RequestContext } from './context.ts';
+
+/** OpenAPI fragments a route states about itself; the OpenAPI document is assembled from them. */
+export interface RouteDoc {
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description: string;
+  readonly tag: string;
+  readonly parameters?: readonly Record<string, unknown>[];
+  readonly requestBody?: Record<string, unknown>;
+  /** Success answers by status: description, schema reference name or content map, and response headers. */
+  readonly responses: Readonly<Record<string, Record<string, unknown>>>;
+  /** Error codes this route can answer with (besides the ones every route can). */
+  readonly errors: readonly ErrorCode[];
+}
+
+/**
+ * `public` API routes need no key and send CORS headers; `key` routes need a valid key and, when `scope` is
+ * set, that scope (a route whose scope depends on the body checks it itself); `page` is human documentation
+ * outside /api/v1, left out of the OpenAPI document.
+ */
+export type Access =
+  | { readonly kind: 'public' }
+  | { readonly kind: 'key'; readonly scope?: Scope }
+  | { readonly kind: 'page' };
+
+export interface RouteSpec {
+  readonly method: 'GET' | 'POST';
+  /** OpenAPI path template, such as `/api/v1/templates/{slug}`. */
+  readonly path: string;
+  readonly access: Access;
+  /** False only for GET /api/v1/openapi.json, which takes no `Svc-Version` (section 4). */
+  readonly versioned: boolean;
+  readonly doc: RouteDoc;
+  handle(context: RequestContext): Response | Promise<Response>;
+}
+
+export function defineRoute(route: RouteSpec): RouteSpec {
+  return route;
+}

@@ -1,0 +1,28 @@
+import { drizzle } from 'drizzle-orm/d1';
+import { createApp, type FetchHandler } from '../app.ts';
+import { systemClock } from '../clock.ts';
+import { loadConfig } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import * as schema from '../db/schema.ts';
+
+interface Env {
+  DB: D1Database;
+  [name: string]: unknown;
+}
+
+let app: FetchHandler | undefined;
+
+function appFor(env: Env): FetchHandler {
+  app ??= createApp({
+    db: drizzle(env.DB, { schema }) as unknown as Database,
+    clock: systemClock,
+    config: loadConfig(env as unknown as Record<string, string | undefined>),
+  });
+  return app;
+}
+
+export default {
+  fetch(request: Request, env: Env): Promise<Response> {
+    return appFor(env)(request);
+  },
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,19 @@
+import { currency, date, multiline, text, type FieldType } from './field-types.ts';
+import type { FieldSpec } from './template.ts';
+
+export const required = (type: FieldType, description: string): FieldSpec => ({ type, required: true, description });
+export const optional = (type: FieldType, description: string): FieldSpec => ({ type, required: false, description });
+
+/** The parties and number block every template shares (spec 2.5). */
+export const PARTY_FIELDS = {
+  seller_name: required(text(), 'Name of the business issuing the document.'),
+  seller_details: optional(multiline(), 'Address and contact lines of the seller.'),
+  tax_id: optional(text(), 'Printed as Tax / VAT No. under the seller.'),
+  client_name: required(text(), 'Name of the client.'),
+  client_details: optional(multiline(), 'Address and contact lines of the client.'),
+} as const;
+
+export const dateField = (description: string, isRequired: boolean) =>
+  isRequired ? required(date, description) : optional(date, description);
+export const currencyField = required(currency, 'ISO 4217 code, three capital letters; decides decimals and printing.');
+export const notesField = optional(multiline(), 'Free text printed at the end.');

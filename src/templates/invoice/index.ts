@@ -1,0 +1,69 @@
+import type { TemplateDefinition } from '../template.ts';
+import { INVOICE_FIELDS } from './fields.ts';
+
+export const invoice = {
+  slug: 'invoice',
+  name: 'Invoice',
+  description:
+    'Seller-issued invoice with 1 to 50 line items, an optional discount, one optional tax line, an optional amount paid and the balance due.',
+  category: 'billing',
+  version: '2.0.0',
+  numberField: 'invoice_number',
+  fields: INVOICE_FIELDS,
+  rules: [
+    { code: 'no_items', description: 'At least one line item.' },
+    { code: 'too_many_items', description: 'At most 50 line items.' },
+    { code: 'negative_total', description: 'The subtotal (sum of rounded lines) is at least 0.' },
+    { code: 'total_too_large', description: 'The subtotal is below 10^15.' },
+    { code: 'discount_too_large', description: 'The discount is not above the subtotal.' },
+    { code: 'amount_paid_too_large', description: 'amount_paid is not above the total.' },
+    { code: 'requires_field', description: 'tax_label needs tax_rate.' },
+    {
+      code: 'line_amount_rounding',
+      description: "Each line amount is quantity × unit price, rounded half away from zero to the currency's minor unit; the subtotal is the sum of the rounded amounts.",
+    },
+    {
+      code: 'discount_rounding',
+      description: "A percentage discount is the subtotal × rate / 100, rounded half away from zero to the currency's minor unit.",
+    },
+    {
+      code: 'tax_rounding',
+      description: "The tax line is (subtotal − discount) × tax_rate / 100, rounded half away from zero to the currency's minor unit; total = subtotal − discount + tax.",
+    },
+    { code: 'balance_due', description: 'balance_due = total − amount_paid (the total when nothing was paid).' },
+  ],
+  notes: {
+    is: [
+      'A seller-issued invoice headed INVOICE.',
+      'Totals are computed by the service from the line items and returned with the document.',
+    ],
+    is_not: [
+      'Not a tax invoice: the heading is never TAX INVOICE and the service asserts no tax or legal validity.',
+      'Not e-invoice data and not PDF/A.',
+      'The service does not allocate or check invoice numbers and takes no payments.',
+    ],
+  },
+  example: {
+    template: 'invoice',
+    mode: 'preview',
+    fields: {
+      seller_name: 'Example Studio Ltd',
+      seller_details: '1 High Street\nLondon N1 1AA\nUnited Kingdom',
+      tax_id: 'GB123456789',
+      client_name: 'Client Company Inc.',
+      client_details: '500 Market Street\nSan Francisco, CA 94105',
+      invoice_number: 'INV-001',
+      date: '2026-10-01',
+      due_date: '2026-10-31',
+      currency: 'GBP',
+      items: [
+        { description: 'Design work (hours)', quantity: '12', unit_price: '85.00' },
+        { description: 'Hosting, October', quantity: '1', unit_price: '25.00' },
+      ],
+      tax_rate: '20%',
+      tax_label: 'VAT',
+      payment_terms: 'Net 30',
+      payment_link: 'https://pay.example.com/INV-001',
+    },
+  },
+} as const satisfies TemplateDefinition;

@@ -1,0 +1,21 @@
+import { boolean, lineItems, money, multiline, oneOf, text } from '../field-types.ts';
+import { PARTY_FIELDS, currencyField, dateField, notesField, optional, required } from '../common-fields.ts';
+
+export const QUOTE_TITLES = ['Quote', 'Estimate'] as const;
+
+export const QUOTE_FIELDS = {
+  document_title: required(oneOf(QUOTE_TITLES), 'Chooses the heading.'),
+  ...PARTY_FIELDS,
+  client_name: { ...PARTY_FIELDS.client_name, description: 'Printed under Prepared for.' },
+  quote_number: required(text(), 'Supplied by the caller, never allocated or checked.'),
+  date: dateField('Issue date.', true),
+  valid_until: dateField('Last day the quote is valid.', false),
+  related_document: optional(text(), 'Printed as Ref.'),
+  scope: required(multiline(), 'Scope of work.'),
+  currency: currencyField,
+  items: optional(lineItems, '1 to 50 line items; send either items or amount.'),
+  amount: optional(money, 'Fixed total instead of items; printed normalised.'),
+  terms: optional(multiline(), 'Terms of the quote.'),
+  notes: notesField,
+  show_acceptance: optional(boolean, 'Adds an Accepted by block to sign; omitted means false.'),
+};

@@ -1,0 +1,106 @@
+import * as v from 'valibot';
+import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
+import { JsonNumber } from '../http/json-parse.ts';
+import type { FieldType } from './field-types.ts';
+
+export const PAPERS = ['a4', 'letter'] as const;
+export type Paper = (typeof PAPERS)[number];
+export const LOCALES = ['en'] as const;
+
+export interface FieldSpec {
+  readonly type: FieldType;
+  readonly required: boolean;
+  readonly description: string;
+  /** Name of the field to use instead, for a deprecated alias. */
+  readonly deprecatedFor?: string;
+}
+
+export interface TemplateRule {
+  readonly code: string;
+  readonly description: string;
+}
+
+/** What one template is: its contract (fields, rules) and its published description (spec 2.5, 2.8). */
+export interface TemplateDefinition {
+  readonly slug: string;
+  readonly name: string;
+  readonly description: string;
+  readonly category: string;
+  readonly version: string;
+  /** The field that holds the document number, used in file names and titles. */
+  readonly numberField: string;
+  readonly fields: Readonly<Record<string, FieldSpec>>;
+  readonly rules: readonly TemplateRule[];
+  readonly notes: { readonly is: readonly string[]; readonly is_not: readonly string[] };
+  readonly example: Readonly<Record<string, unknown>>;
+}
+
+export function majorVersion(template: TemplateDefinition): string {
+  return template.version.split('.')[0]!;
+}
+
+const JSON_SCHEMA_CONFIG: ConversionConfig = {
+  target: 'draft-2020-12',
+  ignoreActions: ['check'],
+  overrideSchema(context) {
+    const schema = context.valibotSchema as { type: string; class?: unknown };
+    return schema.type === 'instance' && schema.class === JsonNumber ? { type: 'number' } : undefined;
+  },
+};
+
+/** The valibot object schema of a template's `fields`, from the same field types the validator reads with. */
+export function fieldsSchema(template: TemplateDefinition): v.GenericSchema {
+  const entries = Object.fromEntries(
+    Object.entries(template.fields).map(([name, spec]) => {
+      const described = v.pipe(
+        spec.type.schema,
+        v.metadata({
+          description: spec.description,
+          ...(spec.deprecatedFor ? { deprecated: true } : {}),
+        }),
+      );
+      return [name, spec.required ? described : v.optional(v.nullable(described))];
+    }),
+  );
+  return v.pipe(v.strictObject(entries), v.metadata({ maxProperties: 64 }));
+}
+
+export function fieldsJsonSchema(template: TemplateDefinition): Record<string, unknown> {
+  return toJsonSchema(fieldsSchema(template), JSON_SCHEMA_CONFIG) as Record<string, unknown>;
+}
+
+export function requiredFields(template: TemplateDefinition): string[] {
+  return Object.entries(template.fields).filter(([, spec]) => spec.required).map(([name]) => name);
+}
+
+export function optionalFields(template: TemplateDefinition): string[] {
+  return Object.entries(template.fields).filter(([, spec]) => !spec.required).map(([name]) => name);
+}
+
+export function deprecatedFields(template: TemplateDefinition): { name: string; use_instead: string }[] {
+  return Object.entries(template.fields).flatMap(([name, spec]) =>
+    spec.deprecatedFor ? [{ name, use_instead: spec.deprecatedFor }] : [],
+  );
+}
+
+/** The Template object of spec 2.8. */
+export function templateObject(template: TemplateDefinition) {
+  return {
+    object: 'template',
+    slug: template.slug,
+    name: template.name,
+    description: template.description,
+    category: template.category,
+    version: template.version,
+    output: 'pdf',
+    papers: [...PAPERS],
+    locales: [...LOCALES],
+    required_fields: requiredFields(template),
+    optional_fields: optionalFields(template),
+    fields_schema: fieldsJsonSchema(template),
+    rules: template.rules.map((rule) => ({ code: rule.code, description: rule.description })),
+    example: template.example,
+    notes: { is: [...template.notes.is], is_not: [...template.notes.is_not] },
+    deprecated_fields: deprecatedFields(template),
+  };
+}

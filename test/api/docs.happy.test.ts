@@ -1,0 +1,42 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS, ERROR_CODES } from '../../src/contract/errors.ts';
+import { API_ROUTES } from '../../src/routes/index.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await createTestApp();
+});
+
+describe('GET /docs/api/errors', () => {
+  it('is an HTML page with one anchor per error code, its status, detail codes and advice', async () => {
+    const response = await app.call('/docs/api/errors');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('Content-Type')).toBe('text/html; charset=utf-8');
+    const html = await response.text();
+    for (const code of ERROR_CODES) {
+      const start = html.indexOf(`<h2 id="${code}">`);
+      expect(start, code).toBeGreaterThan(-1);
+      const section = html.slice(start, html.indexOf('</section>', start));
+      expect(section).toContain(`HTTP ${ERRORS[code].status}.`);
+      expect(section).toContain('What to do:');
+      for (const detail of Object.keys(ERRORS[code].details)) expect(section).toContain(`<code>${detail}</code>`);
+    }
+  });
+
+  it('is where every docs_url points', async () => {
+    const body = await (await app.call('/api/v1/templates/x')).json();
+    const url = new URL(body.error.docs_url);
+    const html = await (await app.call(url.pathname)).text();
+    expect(html).toContain(`id="${url.hash.slice(1)}"`);
+  });
+});
+
+describe('GET /docs/api', () => {
+  it('is a readable reference of every route, made from the OpenAPI document', async () => {
+    const response = await app.call('/docs/api');
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    for (const route of API_ROUTES) expect(html).toContain(`${route.method}</span> <code>${route.path}</code>`);
+  });
+});

@@ -1,0 +1,70 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { defineRoute } from '../../src/http/route.ts';
+import { ROUTES } from '../../src/routes/index.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await createTestApp();
+});
+
+describe('unknown paths and methods (section 4)', () => {
+  it.each(['/api/v1/', '/api/v1/invoices', '/api/v1/templates/invoice/extra', '/api/v2/templates', '/'])(
+    '%s is 404 not_found in JSON',
+    async (path) => {
+      const response = await app.call(path);
+      expect(response.status).toBe(404);
+      const body = await response.json();
+      expect(body.error.code).toBe('not_found');
+      expect(body.credit_used).toBe(false);
+      expect(response.headers.get('Svc-Version')).toBe('2026-10-01');
+    },
+  );
+
+  it.each([
+    ['POST', '/api/v1/templates', 'GET, OPTIONS'],
+    ['DELETE', '/api/v1/templates/invoice', 'GET, OPTIONS'],
+    ['PUT', '/api/v1/openapi.json', 'GET, OPTIONS'],
+    ['HEAD', '/api/v1/templates', 'GET, OPTIONS'],
+  ])('%s %s is 405 method_not_allowed with Allow: %s', async (method, path, allow) => {
+    const response = await app.call(path, { method });
+    expect(response.status).toBe(405);
+    expect(response.headers.get('Allow')).toBe(allow);
+    if (method !== 'HEAD') {
+      const body = await response.json();
+      expect(body.error.code).toBe('method_not_allowed');
+    }
+  });
+});
+
+describe('internal errors', () => {
+  it('answers 500 internal_error without a stack trace or the internal message', async () => {
+    const failing = defineRoute({
+      method: 'GET',
+      path: '/api/v1/fail',
+      access: { kind: 'public' },
+      versioned: true,
+      doc: { operationId: 'fail', summary: 'fail', description: 'fail', tag: 'Meta', responses: {}, errors: [] },
+      handle() {
+        throw new Error('secret database detail at /srv/app/src/db.ts:12');
+      },
+    });
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => errors.push(args);
+    try {
+      const broken = await createTestApp({ routes: [...ROUTES, failing] });
+      const response = await broken.call('/api/v1/fail');
+      expect(response.status).toBe(500);
+      const text = await response.text();
+      const body = JSON.parse(text);
+      expect(body.error.code).toBe('internal_error');
+      expect(body.credit_used).toBe(false);
+      expect(text).not.toContain('secret');
+      expect(text).not.toContain('db.ts');
+      expect(errors).toHaveLength(1);
+    } finally {
+      console.error = original;
+    }
+  });
+});

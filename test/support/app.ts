@@ -1,0 +1,41 @@
+import { createApp, type FetchHandler } from '../../src/app.ts';
+import type { Clock } from '../../src/clock.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { Database } from '../../src/db/database.ts';
+import { openDatabase } from '../../src/db/libsql.ts';
+import type { RouteSpec } from '../../src/http/route.ts';
+import { ROUTES } from '../../src/routes/index.ts';
+
+export const BASE = 'http://svc.test';
+
+/** A clock the test moves by hand. */
+export class TestClock implements Clock {
+  current: number;
+  constructor(start = Date.parse('2026-11-02T10:00:00Z')) {
+    this.current = start;
+  }
+  now(): number {
+    return this.current;
+  }
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+export interface TestApp {
+  fetch: FetchHandler;
+  db: Database;
+  clock: TestClock;
+  /** GET/POST helper: a path under BASE, an optional init. */
+  call(path: string, init?: RequestInit): Promise<Response>;
+}
+
+/** The real handler in-process on a fresh in-memory database, migrated like production. */
+export async function createTestApp(
+  options: { env?: Record<string, string>; routes?: readonly RouteSpec[] } = {},
+): Promise<TestApp> {
+  const { db } = await openDatabase(':memory:');
+  const clock = new TestClock();
+  const fetch = createApp({ db, clock, config: loadConfig(options.env ?? {}) }, options.routes ?? ROUTES);
+  return { fetch, db, clock, call: (path, init) => fetch(new Request(`${BASE}${path}`, init)) };
+}

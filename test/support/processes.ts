@@ -1,0 +1,108 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dirname, '../..');
+export const BIN = join(ROOT, 'node_modules/.bin');
+
+export function tempDir(prefix = 'svc-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  process: ChildProcess;
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts a server process and waits until `readyPath` answers, or fails with what the process printed. */
+export async function startProcess(
+  command: string,
+  args: string[],
+  options: { port: number; env?: Record<string, string>; readyPath?: string; timeoutMs?: number },
+): Promise<RunningServer> {
+  const url = `http://127.0.0.1:${options.port}`;
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  let exited = false;
+  child.on('exit', () => (exited = true));
+
+  const stop = async () => {
+    if (exited) return;
+    const gone = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      return;
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {}
+    }, 5_000);
+    await gone;
+    clearTimeout(timer);
+  };
+
+  const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+  while (Date.now() < deadline) {
+    if (exited) throw new Error(`${command} exited before it was ready:\n${output}`);
+    try {
+      const response = await fetch(`${url}${options.readyPath ?? '/api/v1/templates'}`);
+      if (response.status < 500) return { url, process: child, output: () => output, stop };
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await stop();
+  throw new Error(`${command} was not ready in time:\n${output}`);
+}
+
+export function startBun(env: Record<string, string>, port: number) {
+  return startProcess(join(BIN, 'bun'), ['src/runtimes/bun.ts'], { port, env: { PORT: String(port), ...env } });
+}
+
+export function startNode(env: Record<string, string>, port: number) {
+  return startProcess(process.execPath, ['src/runtimes/node.ts'], { port, env: { PORT: String(port), ...env } });
+}
+
+/** The Worker in workerd through `wrangler dev --local`, on a fresh local D1 database with migrations applied. */
+export async function startWorker(port: number): Promise<RunningServer> {
+  const persist = tempDir('svc-d1-');
+  const wrangler = join(ROOT, 'scripts/wrangler.mjs');
+  await new Promise<void>((resolve, reject) => {
+    const migrate = spawn(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], {
+      cwd: ROOT,
+      stdio: 'pipe',
+    });
+    let output = '';
+    migrate.stdout.on('data', (chunk) => (output += chunk));
+    migrate.stderr.on('data', (chunk) => (output += chunk));
+    migrate.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`d1 migrations failed:\n${output}`))));
+  });
+  return startProcess(
+    process.execPath,
+    [wrangler, 'dev', '--local', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persist, '--show-interactive-dev-session=false'],
+    { port, timeoutMs: 60_000 },
+  );
+}
