@@ -1,4 +1,5 @@
 import type { AppDeps } from '../app.ts';
+import type { AuthContext } from '../auth/authenticate.ts';
 
 /** Everything a route handler sees for one request. */
 export interface RequestContext {
@@ -9,4 +10,14 @@ export interface RequestContext {
   readonly baseUrl: string;
   readonly deps: AppDeps;
   readonly params: Readonly<Record<string, string>>;
+  /** The calling key and its account, on routes that take a key. */
+  readonly auth?: AuthContext;
+}
+
+/** The context of a route that takes a key, after the guard has authenticated it. */
+export type KeyedContext = RequestContext & { readonly auth: AuthContext };
+
+export function keyed(context: RequestContext): KeyedContext {
+  if (!context.auth) throw new Error('route that takes a key was reached without authentication');
+  return context as KeyedContext;
 }

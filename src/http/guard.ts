@@ -1,7 +1,11 @@
+import { authenticate, requireScope, type AuthContext } from '../auth/authenticate.ts';
 import type { RequestContext } from './context.ts';
 import type { RouteSpec } from './route.ts';
 
-/** Runs before every matched route's handler. Public routes pass; key routes are checked by the auth module. */
-export async function guardRoute(route: RouteSpec, _context: RequestContext): Promise<void> {
-  if (route.access.kind === 'public') return;
+/** Runs before a matched route's handler: routes that take a key get the key checked and its scope. */
+export async function guardRoute(route: RouteSpec, context: RequestContext): Promise<AuthContext | undefined> {
+  if (route.access.kind !== 'key') return undefined;
+  const auth = await authenticate(context);
+  if (route.access.scope) requireScope(auth, route.access.scope);
+  return auth;
 }

@@ -9,8 +9,8 @@ import type { RouteSpec } from './route.ts';
 
 type Dispatch = (request: Request, context: Omit<RequestContext, 'params'>) => Promise<Response>;
 
-/** Steps that run before a route's handler once it is matched (authentication, rate limits). */
-export type Guard = (route: RouteSpec, context: RequestContext) => Promise<void>;
+/** Runs before a route's handler once it is matched; returns the caller's key and account where it takes one. */
+export type Guard = (route: RouteSpec, context: RequestContext) => Promise<RequestContext['auth']>;
 
 function checkVersion(request: Request): void {
   const version = request.headers.get(HEADERS.version);
@@ -72,6 +72,6 @@ async function dispatchMethod(
     });
   }
   if (route.versioned) checkVersion(context.request);
-  await guard(route, context);
-  return route.handle(context);
+  const auth = await guard(route, context);
+  return route.handle(auth ? { ...context, auth } : context);
 }

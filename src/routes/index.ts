@@ -1,10 +1,16 @@
 import type { RouteSpec } from '../http/route.ts';
+import { getAccount } from './account.get.ts';
 import { docsPages } from './docs.ts';
 import { openApiRoute } from './openapi.ts';
 import { getTemplate } from './templates.get.ts';
 import { listTemplates } from './templates.list.ts';
 
 /** Every route under /api/v1, in the order the OpenAPI document lists them. */
-export const API_ROUTES: readonly RouteSpec[] = [listTemplates, getTemplate, openApiRoute(() => API_ROUTES)];
+export const API_ROUTES: readonly RouteSpec[] = [
+  listTemplates,
+  getTemplate,
+  openApiRoute(() => API_ROUTES),
+  getAccount,
+];
 
 export const ROUTES: readonly RouteSpec[] = [...API_ROUTES, ...docsPages(() => API_ROUTES)];

@@ -1,0 +1,28 @@
+import type { KeyRow } from '../auth/store.ts';
+import { scopesOf } from '../auth/store.ts';
+import { isoSeconds } from '../clock.ts';
+import { accountLimits, planOf } from './plans.ts';
+import type { AccountRow } from './store.ts';
+
+/** The Account object of spec 2.8. */
+export function accountObject(account: AccountRow, key: KeyRow) {
+  const plan = planOf(account.plan);
+  return {
+    object: 'account',
+    plan: account.plan,
+    credits: {
+      remaining: account.creditsRemaining,
+      monthly_allowance: plan.monthlyAllowance,
+      period_end: isoSeconds(account.periodEnd),
+    },
+    key: {
+      id: key.id,
+      name: key.name,
+      prefix: key.prefix,
+      scopes: scopesOf(key),
+      created_at: isoSeconds(key.createdAt),
+      last_used_at: key.lastUsedAt === null ? null : isoSeconds(key.lastUsedAt),
+    },
+    limits: accountLimits(plan),
+  };
+}

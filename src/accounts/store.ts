@@ -1,0 +1,69 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/database.ts';
+import { accounts } from '../db/schema.ts';
+import { newId } from '../ids.ts';
+import { PLANS, planOf, type PlanName } from './plans.ts';
+
+export type AccountRow = typeof accounts.$inferSelect;
+
+/** Credit periods are calendar months in UTC: a period ends at 00:00 UTC on the first of the next month. */
+export function periodEndAfter(now: number): number {
+  const date = new Date(now);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+}
+
+export async function createAccount(
+  db: Database,
+  input: { email: string; plan: PlanName; credits?: number; emailConfirmed: boolean; now: number },
+): Promise<AccountRow> {
+  const [row] = await db
+    .insert(accounts)
+    .values({
+      id: newId('acct'),
+      email: input.email,
+      emailConfirmed: input.emailConfirmed,
+      plan: input.plan,
+      creditsRemaining: input.credits ?? planOf(input.plan).monthlyAllowance,
+      periodEnd: periodEndAfter(input.now),
+      createdAt: input.now,
+    })
+    .returning();
+  return row!;
+}
+
+export async function findAccount(db: Database, id: string): Promise<AccountRow | undefined> {
+  const [row] = await db.select().from(accounts).where(eq(accounts.id, id));
+  return row;
+}
+
+export async function confirmEmail(db: Database, id: string): Promise<AccountRow | undefined> {
+  const [row] = await db.update(accounts).set({ emailConfirmed: true }).where(eq(accounts.id, id)).returning();
+  return row;
+}
+
+export async function setCredits(db: Database, id: string, remaining: number): Promise<AccountRow | undefined> {
+  const [row] = await db.update(accounts).set({ creditsRemaining: remaining }).where(eq(accounts.id, id)).returning();
+  return row;
+}
+
+/** The allowance of the stored plan, in SQL, so a renewal reads nothing into JavaScript first. */
+const ALLOWANCE_OF_PLAN = sql.raw(
+  `CASE plan ${Object.entries(PLANS)
+    .map(([name, plan]) => `WHEN '${name}' THEN ${plan.monthlyAllowance}`)
+    .join(' ')} ELSE ${PLANS.free.monthlyAllowance} END`,
+);
+
+/**
+ * Renews an ended credit period in one statement: allowance restored, period moved to the end of the current
+ * month. The `period_end <= now` condition makes two concurrent renewals renew once.
+ * Returns the account as it stands afterwards.
+ */
+export async function renewPeriodIfEnded(db: Database, account: AccountRow, now: number): Promise<AccountRow> {
+  if (account.periodEnd > now) return account;
+  const [renewed] = await db
+    .update(accounts)
+    .set({ creditsRemaining: ALLOWANCE_OF_PLAN, periodEnd: periodEndAfter(now) })
+    .where(sql`${accounts.id} = ${account.id} AND ${accounts.periodEnd} <= ${now}`)
+    .returning();
+  return renewed ?? (await findAccount(db, account.id)) ?? account;
+}

@@ -1,0 +1,37 @@
+import type { Scope } from '../contract/scopes.ts';
+import { ApiError } from '../http/api-error.ts';
+import type { RequestContext } from '../http/context.ts';
+import { hashKey, isWellFormedKey } from './key-format.ts';
+import { findActiveKey, scopesOf, touchKey, type KeyWithAccount } from './store.ts';
+
+export type AuthContext = KeyWithAccount;
+
+const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
+
+/** Every failure but a missing header gets this one answer, so nothing tells whether a key ever existed. */
+function invalidKey(): ApiError {
+  return new ApiError('unauthorized', { detail: 'invalid_key', message: 'The API key is not valid.' });
+}
+
+/** Section 5: `Authorization: Bearer <key>` only; the key is never read from the URL or the body. */
+export async function authenticate(context: RequestContext): Promise<AuthContext> {
+  const header = context.request.headers.get('Authorization');
+  if (header === null) {
+    throw new ApiError('unauthorized', {
+      detail: 'missing_authorization',
+      message: 'Send the header Authorization: Bearer <API_KEY>.',
+    });
+  }
+  const token = BEARER.exec(header)?.[1];
+  if (!token || !isWellFormedKey(token)) throw invalidKey();
+  const found = await findActiveKey(context.deps.db, await hashKey(token));
+  if (!found) throw invalidKey();
+  await touchKey(context.deps.db, found.key, context.deps.clock.now());
+  return found;
+}
+
+export function requireScope(auth: AuthContext, scope: Scope): void {
+  if (!scopesOf(auth.key).includes(scope)) {
+    throw new ApiError('forbidden_scope', { detail: 'missing_scope', message: `This key lacks the scope ${scope}.` });
+  }
+}

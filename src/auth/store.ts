@@ -1,0 +1,109 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { KEY_KINDS, type KeyKind, type Scope } from '../contract/scopes.ts';
+import type { Database } from '../db/database.ts';
+import { accounts, apiKeys } from '../db/schema.ts';
+import { newId } from '../ids.ts';
+import type { AccountRow } from '../accounts/store.ts';
+import { displayPrefix, generateKey, hashKey } from './key-format.ts';
+
+export const MAX_ACTIVE_KEYS = 3;
+/** last_used_at is written at most once a minute per key, not on every request. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+export type KeyRow = typeof apiKeys.$inferSelect;
+
+export interface NewKey {
+  id: string;
+  key: string;
+  prefix: string;
+  name: string;
+  scopes: Scope[];
+}
+
+export type CreateKeyFailure = 'account_not_found' | 'email_not_confirmed' | 'too_many_keys';
+
+export function scopesOf(row: Pick<KeyRow, 'scopes'>): Scope[] {
+  return row.scopes.split(' ') as Scope[];
+}
+
+/**
+ * Creates a key in one INSERT … SELECT whose WHERE checks the confirmed email and fewer than three active keys,
+ * so concurrent creations cannot pass the limit together.
+ */
+export async function createKey(
+  db: Database,
+  input: { accountId: string; kind: KeyKind; name: string; now: number },
+): Promise<NewKey | CreateKeyFailure> {
+  const key = generateKey();
+  const id = newId('key');
+  const prefix = displayPrefix(key);
+  const scopes = [...KEY_KINDS[input.kind].scopes];
+  const inserted = await db.all<{ id: string }>(sql`
+    INSERT INTO ${apiKeys} (id, account_id, name, kind, prefix, hash, scopes, created_at)
+    SELECT ${id}, ${input.accountId}, ${input.name}, ${input.kind}, ${prefix}, ${await hashKey(key)}, ${scopes.join(' ')}, ${input.now}
+    WHERE EXISTS (SELECT 1 FROM ${accounts} WHERE id = ${input.accountId} AND email_confirmed = 1)
+      AND (SELECT COUNT(*) FROM ${apiKeys} WHERE account_id = ${input.accountId} AND revoked_at IS NULL) < ${MAX_ACTIVE_KEYS}
+    RETURNING id`);
+  if (inserted.length === 1) return { id, key, prefix, name: input.name, scopes };
+  const [account] = await db.select().from(accounts).where(eq(accounts.id, input.accountId));
+  if (!account) return 'account_not_found';
+  return account.emailConfirmed ? 'too_many_keys' : 'email_not_confirmed';
+}
+
+export async function listKeys(db: Database, accountId: string): Promise<KeyRow[]> {
+  return db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(apiKeys.createdAt, apiKeys.id);
+}
+
+export async function revokeKey(db: Database, id: string, now: number): Promise<KeyRow | undefined> {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: now })
+    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .returning();
+  return row;
+}
+
+/**
+ * New secret for an active key: one batch inserts the successor (copying account, name, kind and scopes from
+ * the old row, only while it is active) and revokes the old key.
+ */
+export async function regenerateKey(db: Database, id: string, now: number): Promise<NewKey | undefined> {
+  const key = generateKey();
+  const newKeyId = newId('key');
+  const prefix = displayPrefix(key);
+  const hash = await hashKey(key);
+  const [inserted] = await db.batch([
+    db.all<{ name: string; scopes: string }>(sql`
+      INSERT INTO ${apiKeys} (id, account_id, name, kind, prefix, hash, scopes, created_at)
+      SELECT ${newKeyId}, account_id, name, kind, ${prefix}, ${hash}, scopes, ${now}
+      FROM ${apiKeys} WHERE id = ${id} AND revoked_at IS NULL
+      RETURNING name, scopes`),
+    db.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))),
+  ]);
+  const row = (inserted as { name: string; scopes: string }[])[0];
+  return row ? { id: newKeyId, key, prefix, name: row.name, scopes: scopesOf(row) } : undefined;
+}
+
+export interface KeyWithAccount {
+  key: KeyRow;
+  account: AccountRow;
+}
+
+/** One indexed look-up by hash for every well-formed key, found or not, active or revoked. */
+export async function findActiveKey(db: Database, hash: string): Promise<KeyWithAccount | undefined> {
+  const [row] = await db
+    .select({ key: apiKeys, account: accounts })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .where(eq(apiKeys.hash, hash));
+  return row && row.key.revokedAt === null ? row : undefined;
+}
+
+export async function touchKey(db: Database, key: KeyRow, now: number): Promise<void> {
+  if (key.lastUsedAt !== null && now - key.lastUsedAt < LAST_USED_RESOLUTION_MS) return;
+  await db
+    .update(apiKeys)
+    .set({ lastUsedAt: now })
+    .where(sql`${apiKeys.id} = ${key.id} AND (${apiKeys.lastUsedAt} IS NULL OR ${apiKeys.lastUsedAt} <= ${now - LAST_USED_RESOLUTION_MS})`);
+  key.lastUsedAt = now;
+}

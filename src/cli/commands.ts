@@ -1,0 +1,171 @@
+import { isPlanName, PLAN_NAMES } from '../accounts/plans.ts';
+import { confirmEmail, createAccount, findAccount, setCredits, type AccountRow } from '../accounts/store.ts';
+import { createKey, listKeys, regenerateKey, revokeKey, scopesOf, type CreateKeyFailure, type KeyRow } from '../auth/store.ts';
+import { isoSeconds } from '../clock.ts';
+import { KEY_KINDS, type KeyKind } from '../contract/scopes.ts';
+import type { Database } from '../db/database.ts';
+
+/** A refusal the operator can act on: printed on stderr, exit code 1. */
+export class CliError extends Error {}
+
+export interface CommandInput {
+  positionals: string[];
+  options: Record<string, string | boolean | undefined>;
+}
+
+export interface Command {
+  readonly usage: string;
+  readonly help: string;
+  readonly options: Record<string, { type: 'string' | 'boolean' }>;
+  run(input: CommandInput, env: { db: Database; now: number }): Promise<unknown>;
+}
+
+function accountJson(account: AccountRow) {
+  return {
+    id: account.id,
+    email: account.email,
+    plan: account.plan,
+    credits_remaining: account.creditsRemaining,
+    period_end: isoSeconds(account.periodEnd),
+    email_confirmed: account.emailConfirmed,
+  };
+}
+
+function keyJson(key: KeyRow) {
+  return {
+    id: key.id,
+    name: key.name,
+    kind: key.kind,
+    prefix: key.prefix,
+    scopes: scopesOf(key),
+    created_at: isoSeconds(key.createdAt),
+    last_used_at: key.lastUsedAt === null ? null : isoSeconds(key.lastUsedAt),
+    revoked_at: key.revokedAt === null ? null : isoSeconds(key.revokedAt),
+  };
+}
+
+function requiredString(input: CommandInput, name: string): string {
+  const value = input.options[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new CliError(`--${name} is required.`);
+  return value.trim();
+}
+
+function onePositional(input: CommandInput, what: string): string {
+  if (input.positionals.length !== 1) throw new CliError(`Give exactly one ${what}.`);
+  return input.positionals[0]!;
+}
+
+function count(value: string, name: string): number {
+  if (!/^\d{1,9}$/.test(value)) throw new CliError(`--${name} must be a whole number from 0 to 999999999.`);
+  return Number(value);
+}
+
+async function existingAccount(db: Database, id: string): Promise<AccountRow> {
+  const account = await findAccount(db, id);
+  if (!account) throw new CliError(`No account ${id}.`);
+  return account;
+}
+
+const KEY_FAILURES: Record<CreateKeyFailure, string> = {
+  account_not_found: 'No such account.',
+  email_not_confirmed: "The account's email address is not confirmed; run accounts confirm-email first.",
+  too_many_keys: 'The account already has 3 active keys; revoke one first.',
+};
+
+export const COMMANDS: Record<string, Command> = {
+  'accounts create': {
+    usage: 'accounts create --email EMAIL [--plan free|starter|pro] [--credits N] [--unconfirmed]',
+    help: 'Creates an account. Credits default to the plan allowance; the email counts as confirmed unless --unconfirmed.',
+    options: { email: { type: 'string' }, plan: { type: 'string' }, credits: { type: 'string' }, unconfirmed: { type: 'boolean' } },
+    async run(input, { db, now }) {
+      const email = requiredString(input, 'email');
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new CliError(`"${email}" is not an email address.`);
+      const plan = typeof input.options.plan === 'string' ? input.options.plan : 'free';
+      if (!isPlanName(plan)) throw new CliError(`--plan must be one of ${PLAN_NAMES.join(', ')}.`);
+      const credits = typeof input.options.credits === 'string' ? count(input.options.credits, 'credits') : undefined;
+      const account = await createAccount(db, {
+        email,
+        plan,
+        ...(credits === undefined ? {} : { credits }),
+        emailConfirmed: input.options.unconfirmed !== true,
+        now,
+      });
+      return accountJson(account);
+    },
+  },
+  'accounts confirm-email': {
+    usage: 'accounts confirm-email ACCOUNT_ID',
+    help: "Marks the account's email address as confirmed, which keys need.",
+    options: {},
+    async run(input, { db }) {
+      const id = onePositional(input, 'account id');
+      const account = await confirmEmail(db, id);
+      if (!account) throw new CliError(`No account ${id}.`);
+      return accountJson(account);
+    },
+  },
+  'accounts show': {
+    usage: 'accounts show ACCOUNT_ID',
+    help: 'Prints the account.',
+    options: {},
+    async run(input, { db }) {
+      return accountJson(await existingAccount(db, onePositional(input, 'account id')));
+    },
+  },
+  'keys create': {
+    usage: 'keys create --account ACCOUNT_ID --kind full|preview [--name NAME]',
+    help: 'Creates an API key (at most 3 active per account). The secret is printed this once and stored only as a hash.',
+    options: { account: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string' } },
+    async run(input, { db, now }) {
+      const accountId = requiredString(input, 'account');
+      const kind = requiredString(input, 'kind');
+      if (!Object.hasOwn(KEY_KINDS, kind)) throw new CliError('--kind must be full or preview.');
+      const name = typeof input.options.name === 'string' && input.options.name.trim() ? input.options.name.trim() : `${KEY_KINDS[kind as KeyKind].label} key`;
+      const created = await createKey(db, { accountId, kind: kind as KeyKind, name, now });
+      if (typeof created === 'string') throw new CliError(KEY_FAILURES[created]);
+      return created;
+    },
+  },
+  'keys list': {
+    usage: 'keys list --account ACCOUNT_ID',
+    help: "Lists the account's keys, revoked ones included; never a secret.",
+    options: { account: { type: 'string' } },
+    async run(input, { db }) {
+      const account = await existingAccount(db, requiredString(input, 'account'));
+      return { object: 'list', data: (await listKeys(db, account.id)).map(keyJson) };
+    },
+  },
+  'keys revoke': {
+    usage: 'keys revoke KEY_ID',
+    help: 'Revokes a key; it is refused from the next request on.',
+    options: {},
+    async run(input, { db, now }) {
+      const id = onePositional(input, 'key id');
+      const key = await revokeKey(db, id, now);
+      if (!key) throw new CliError(`No active key ${id}.`);
+      return keyJson(key);
+    },
+  },
+  'keys regenerate': {
+    usage: 'keys regenerate KEY_ID',
+    help: 'Replaces an active key with a new secret of the same name and kind; the old key is revoked.',
+    options: {},
+    async run(input, { db, now }) {
+      const id = onePositional(input, 'key id');
+      const created = await regenerateKey(db, id, now);
+      if (!created) throw new CliError(`No active key ${id}.`);
+      return created;
+    },
+  },
+  'credits set': {
+    usage: 'credits set --account ACCOUNT_ID --remaining N',
+    help: 'Sets the credits left in the current period.',
+    options: { account: { type: 'string' }, remaining: { type: 'string' } },
+    async run(input, { db }) {
+      const id = requiredString(input, 'account');
+      const account = await setCredits(db, id, count(requiredString(input, 'remaining'), 'remaining'));
+      if (!account) throw new CliError(`No account ${id}.`);
+      return accountJson(account);
+    },
+  },
+};

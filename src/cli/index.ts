@@ -1,0 +1,50 @@
+import { parseArgs } from 'node:util';
+import { DEFAULT_DATABASE_URL, openDatabase } from '../db/libsql.ts';
+import { CliError, COMMANDS } from './commands.ts';
+
+/**
+ * Operator CLI: `npm run --silent svc -- <command>`. Prints exactly one JSON object on stdout on success;
+ * on failure a message on stderr and exit code 1. Uses DATABASE_URL like the server, migrating it if needed.
+ */
+function overview(): string {
+  return ['Usage: npm run --silent svc -- <command> [options]', '', 'Commands:', ...Object.values(COMMANDS).map((c) => `  ${c.usage}`), '', 'Add --help to a command for more.'].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const name = argv.slice(0, 2).join(' ');
+  const command = COMMANDS[name];
+  if (!command) {
+    if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
+      console.log(overview());
+      return 0;
+    }
+    console.error(`svc: unknown command "${argv.join(' ')}".\n\n${overview()}`);
+    return 1;
+  }
+  const rest = argv.slice(2);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log(`Usage: npm run --silent svc -- ${command.usage}\n\n${command.help}`);
+    return 0;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true });
+  } catch (error) {
+    console.error(`svc: ${(error as Error).message}\nUsage: npm run --silent svc -- ${command.usage}`);
+    return 1;
+  }
+  const { db, client } = await openDatabase(process.env.DATABASE_URL || DEFAULT_DATABASE_URL, process.env.DATABASE_AUTH_TOKEN);
+  try {
+    const result = await command.run({ positionals: parsed.positionals, options: parsed.values }, { db, now: Date.now() });
+    console.log(JSON.stringify(result));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof CliError)) throw error;
+    console.error(`svc: ${error.message}`);
+    return 1;
+  } finally {
+    client.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,111 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createClient } from '@libsql/client';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT, tempDir } from '../support/processes.ts';
+
+const run = promisify(execFile);
+let databaseUrl: string;
+
+beforeAll(() => {
+  databaseUrl = `file:${join(tempDir('svc-cli-'), 'svc.db')}`;
+});
+
+/** Runs the real CLI as a process; resolves with exit code, stdout and stderr. */
+async function svc(...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['src/cli/index.ts', ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+async function svcJson(...args: string[]) {
+  const result = await svc(...args);
+  expect(result.code, result.stderr).toBe(0);
+  const lines = result.stdout.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]!);
+}
+
+describe('operator CLI', () => {
+  it('creates an account, refuses a key until the email is confirmed, then issues one', async () => {
+    const account = await svcJson('accounts', 'create', '--email', 'ops@example.com', '--plan', 'starter', '--credits', '12', '--unconfirmed');
+    expect(Object.keys(account)).toEqual(['id', 'email', 'plan', 'credits_remaining', 'period_end', 'email_confirmed']);
+    expect(account).toMatchObject({ email: 'ops@example.com', plan: 'starter', credits_remaining: 12, email_confirmed: false });
+    expect(account.period_end).toMatch(/^\d{4}-\d{2}-01T00:00:00Z$/);
+
+    const refused = await svc('keys', 'create', '--account', account.id, '--kind', 'full');
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/not confirmed/);
+
+    expect(await svcJson('accounts', 'confirm-email', account.id)).toMatchObject({ email_confirmed: true });
+    const key = await svcJson('keys', 'create', '--account', account.id, '--kind', 'preview', '--name', 'CI');
+    expect(Object.keys(key)).toEqual(['id', 'key', 'prefix', 'name', 'scopes']);
+    expect(key).toMatchObject({ name: 'CI', scopes: ['documents:preview', 'documents:read', 'account:read'] });
+    expect(key.key.startsWith(key.prefix)).toBe(true);
+
+    const listed = await svcJson('keys', 'list', '--account', account.id);
+    expect(listed.data).toHaveLength(1);
+    expect(JSON.stringify(listed)).not.toContain(key.key);
+
+    const regenerated = await svcJson('keys', 'regenerate', key.id);
+    expect(regenerated.id).not.toBe(key.id);
+    expect(regenerated.key).not.toBe(key.key);
+    expect(regenerated.name).toBe('CI');
+    const revoked = await svcJson('keys', 'revoke', regenerated.id);
+    expect(revoked.revoked_at).not.toBeNull();
+    expect((await svc('keys', 'revoke', regenerated.id)).code).toBe(1);
+
+    expect(await svcJson('credits', 'set', '--account', account.id, '--remaining', '99')).toMatchObject({ credits_remaining: 99 });
+    expect(await svcJson('accounts', 'show', account.id)).toMatchObject({ id: account.id, credits_remaining: 99 });
+  });
+
+  it('stores the key only as a hash in the database file', async () => {
+    const account = await svcJson('accounts', 'create', '--email', 'hash@example.com');
+    const key = await svcJson('keys', 'create', '--account', account.id, '--kind', 'full');
+    const client = createClient({ url: databaseUrl });
+    const rows = await client.execute('SELECT * FROM api_keys');
+    client.close();
+    expect(JSON.stringify(rows.rows)).not.toContain(key.key);
+  });
+
+  it('keeps the 3-key limit when three processes create keys at once on an account with two', async () => {
+    const account = await svcJson('accounts', 'create', '--email', 'race@example.com');
+    await svcJson('keys', 'create', '--account', account.id, '--kind', 'full');
+    await svcJson('keys', 'create', '--account', account.id, '--kind', 'full');
+    const results = await Promise.all([1, 2, 3].map(() => svc('keys', 'create', '--account', account.id, '--kind', 'full')));
+    expect(results.filter((r) => r.code === 0)).toHaveLength(1);
+    const listed = await svcJson('keys', 'list', '--account', account.id);
+    expect(listed.data.filter((k: { revoked_at: string | null }) => k.revoked_at === null)).toHaveLength(3);
+  });
+
+  it('explains itself and refuses bad input with a message and exit code 1', async () => {
+    const help = await svc('keys', 'create', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('keys create --account ACCOUNT_ID --kind full|preview');
+    const overview = await svc('--help');
+    expect(overview.stdout).toContain('accounts create');
+    for (const args of [
+      ['nothing', 'here'],
+      ['accounts', 'create', '--email', 'not-an-email'],
+      ['accounts', 'create', '--email', 'a@b.co', '--plan', 'gold'],
+      ['accounts', 'create', '--email', 'a@b.co', '--bogus'],
+      ['keys', 'create', '--account', 'acct_missing', '--kind', 'full'],
+      ['keys', 'create', '--account', 'acct_missing', '--kind', 'admin'],
+      ['credits', 'set', '--account', 'acct_missing', '--remaining', '-1'],
+    ]) {
+      const result = await svc(...args);
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^svc: /);
+    }
+  });
+});

@@ -1,0 +1,34 @@
+import type { PlanName } from '../../src/accounts/plans.ts';
+import { createAccount, type AccountRow } from '../../src/accounts/store.ts';
+import { createKey } from '../../src/auth/store.ts';
+import type { KeyKind } from '../../src/contract/scopes.ts';
+import type { TestApp } from './app.ts';
+
+export interface Caller {
+  account: AccountRow;
+  key: string;
+  keyId: string;
+  headers: Record<string, string>;
+}
+
+/** A confirmed account with one key, made through the same store code the CLI uses. */
+export async function seedCaller(
+  app: TestApp,
+  options: { plan?: PlanName; credits?: number; kind?: KeyKind } = {},
+): Promise<Caller> {
+  const account = await createAccount(app.db, {
+    email: 'owner@example.com',
+    plan: options.plan ?? 'free',
+    ...(options.credits === undefined ? {} : { credits: options.credits }),
+    emailConfirmed: true,
+    now: app.clock.now(),
+  });
+  const key = await addKey(app, account.id, options.kind ?? 'full');
+  return { account, ...key };
+}
+
+export async function addKey(app: TestApp, accountId: string, kind: KeyKind = 'full') {
+  const created = await createKey(app.db, { accountId, kind, name: `${kind} key`, now: app.clock.now() });
+  if (typeof created === 'string') throw new Error(created);
+  return { key: created.key, keyId: created.id, headers: { Authorization: `Bearer ${created.key}` } };
+}
