@@ -1,5 +1,6 @@
 import type { RouteSpec } from '../http/route.ts';
 import { getAccount } from './account.get.ts';
+import { validateDocument } from './documents.validate.ts';
 import { docsPages } from './docs.ts';
 import { openApiRoute } from './openapi.ts';
 import { getTemplate } from './templates.get.ts';
@@ -10,6 +11,7 @@ export const API_ROUTES: readonly RouteSpec[] = [
   listTemplates,
   getTemplate,
   openApiRoute(() => API_ROUTES),
+  validateDocument,
   getAccount,
 ];
 

@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import { JsonNumber } from '../http/json-parse.ts';
 import type { FieldType } from './field-types.ts';
+import type { CheckInput, CheckResult } from './totals.ts';
 
 export const PAPERS = ['a4', 'letter'] as const;
 export type Paper = (typeof PAPERS)[number];
@@ -33,6 +34,8 @@ export interface TemplateDefinition {
   readonly rules: readonly TemplateRule[];
   readonly notes: { readonly is: readonly string[]; readonly is_not: readonly string[] };
   readonly example: Readonly<Record<string, unknown>>;
+  /** Cross-field rules and totals, on the values the field types have read. */
+  readonly check: (input: CheckInput) => CheckResult;
 }
 
 export function majorVersion(template: TemplateDefinition): string {
@@ -65,8 +68,13 @@ export function fieldsSchema(template: TemplateDefinition): v.GenericSchema {
   return v.pipe(v.strictObject(entries), v.metadata({ maxProperties: 64 }));
 }
 
+/** JSON Schema 2020-12 of a valibot schema built from the field types (JSON numbers mapped to number). */
+export function publishedJsonSchema(schema: v.GenericSchema): Record<string, unknown> {
+  return toJsonSchema(schema, JSON_SCHEMA_CONFIG) as Record<string, unknown>;
+}
+
 export function fieldsJsonSchema(template: TemplateDefinition): Record<string, unknown> {
-  return toJsonSchema(fieldsSchema(template), JSON_SCHEMA_CONFIG) as Record<string, unknown>;
+  return publishedJsonSchema(fieldsSchema(template));
 }
 
 export function requiredFields(template: TemplateDefinition): string[] {

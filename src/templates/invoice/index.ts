@@ -1,4 +1,5 @@
 import type { TemplateDefinition } from '../template.ts';
+import { checkInvoice } from './totals.ts';
 import { INVOICE_FIELDS } from './fields.ts';
 
 export const invoice = {
@@ -66,4 +67,5 @@ export const invoice = {
       payment_link: 'https://pay.example.com/INV-001',
     },
   },
+  check: checkInvoice,
 } as const satisfies TemplateDefinition;

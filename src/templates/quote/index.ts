@@ -1,4 +1,5 @@
 import type { TemplateDefinition } from '../template.ts';
+import { checkQuote } from './totals.ts';
 import { QUOTE_FIELDS } from './fields.ts';
 
 export const quote = {
@@ -43,4 +44,5 @@ export const quote = {
       show_acceptance: true,
     },
   },
+  check: checkQuote,
 } as const satisfies TemplateDefinition;

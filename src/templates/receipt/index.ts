@@ -1,4 +1,5 @@
 import type { TemplateDefinition } from '../template.ts';
+import { checkReceipt } from './totals.ts';
 import { RECEIPT_FIELDS } from './fields.ts';
 
 export const receipt = {
@@ -33,4 +34,5 @@ export const receipt = {
       payment_reference: 'TX-88231',
     },
   },
+  check: checkReceipt,
 } as const satisfies TemplateDefinition;

@@ -1,0 +1,64 @@
+import { LIMITS } from '../contract/limits.ts';
+import { ApiError } from './api-error.ts';
+import { JsonSyntaxError, parseJson, type JsonValue } from './json-parse.ts';
+
+function isJsonContentType(header: string | null): boolean {
+  if (header === null) return false;
+  const [mediaType] = header.split(';');
+  return mediaType!.trim().toLowerCase() === 'application/json';
+}
+
+function tooLarge(): ApiError {
+  return new ApiError('payload_too_large', { message: `The body is over ${LIMITS.requestBodyBytes} bytes.` });
+}
+
+/** Reads at most the limit and stops there, whatever Content-Length says or whether it is sent at all. */
+async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = request.headers.get('Content-Length');
+  if (declared !== null && Number(declared) > limit) throw tooLarge();
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+function malformed(message: string): ApiError {
+  return new ApiError('invalid_request', { detail: 'malformed_json', message });
+}
+
+/** The JSON body of a POST: 415 unless sent as JSON, 413 over the limit, 400 malformed_json otherwise. */
+export async function readJsonBody(request: Request): Promise<JsonValue> {
+  if (!isJsonContentType(request.headers.get('Content-Type'))) {
+    throw new ApiError('unsupported_media_type', { message: 'Send the body as JSON with Content-Type: application/json.' });
+  }
+  const bytes = await readLimited(request, LIMITS.requestBodyBytes);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw malformed('The body is not valid UTF-8.');
+  }
+  try {
+    return parseJson(text);
+  } catch (error) {
+    if (error instanceof JsonSyntaxError) throw malformed(`The body is not valid JSON: ${error.message}.`);
+    throw error;
+  }
+}

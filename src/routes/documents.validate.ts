@@ -1,0 +1,35 @@
+import { parseDocumentRequest } from '../documents/request.ts';
+import { readJsonBody } from '../http/body.ts';
+import { json } from '../http/respond.ts';
+import { defineRoute } from '../http/route.ts';
+import { totalsObject } from '../templates/totals.ts';
+import { DOCUMENT_REQUEST_BODY } from '../openapi/request-body.ts';
+
+export const validateDocument = defineRoute({
+  method: 'POST',
+  path: '/api/v1/documents/validate',
+  access: { kind: 'key' },
+  versioned: true,
+  doc: {
+    operationId: 'validateDocument',
+    summary: 'Validate a document request',
+    description:
+      'Runs exactly the checks of POST /api/v1/documents before rendering: no render, no credit. `Idempotency-Key` is ignored. Works with any valid key.',
+    tag: 'Documents',
+    requestBody: DOCUMENT_REQUEST_BODY,
+    responses: {
+      200: { description: 'The request would render.', schema: { $ref: '#/components/schemas/ValidateAnswer' } },
+    },
+    errors: ['reserved_field', 'template_not_found', 'template_version_unavailable', 'payload_too_large', 'unsupported_media_type', 'validation_failed'],
+  },
+  async handle({ request }) {
+    const document = parseDocumentRequest(await readJsonBody(request));
+    return json({
+      valid: true,
+      template: document.template.slug,
+      template_version: document.template.version,
+      totals: totalsObject(document.totals, document.digits),
+      credit_used: false,
+    });
+  },
+});
