@@ -51,7 +51,7 @@ export async function readJsonBody(request: Request): Promise<JsonValue> {
   const bytes = await readLimited(request, LIMITS.requestBodyBytes);
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
     throw malformed('The body is not valid UTF-8.');
   }

@@ -181,11 +181,9 @@ export interface DecimalValue {
 
 const DECIMAL_TEXT = /^(-)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?$/;
 
-/** Reads the decimal forms of spec 2.3: `1,250.00`, `7.5`, `-100`, or a JSON number's shortest round-trip. */
+/** Reads the decimal forms of spec 2.3 written as text: `1,250.00`, `7.5`, `-100`. */
 export function readDecimalText(text: string): Read<DecimalValue> {
-  let source = text;
-  if (/[eE]/.test(source)) source = new Decimal(source).toFixed();
-  const match = DECIMAL_TEXT.exec(source);
+  const match = DECIMAL_TEXT.exec(text);
   if (!match) return problem('not_a_number', [], 'A number such as 1250, 1,250.00 or 7.5.');
   const integerDigits = match[2]!.replace(/,/g, '').replace(/^0+(?=\d)/, '');
   const fraction = match[3] ?? '';
@@ -208,7 +206,10 @@ export const decimal: FieldType<DecimalValue> = (() => {
     read(value) {
       const typed = shape<string | JsonNumber>(schema, value);
       if (!typed.ok) return typed;
-      return readDecimalText(typed.value instanceof JsonNumber ? typed.value.shortest : typed.value);
+      if (!(typed.value instanceof JsonNumber)) return readDecimalText(typed.value);
+      const shortest = typed.value.shortest;
+      if (shortest === 'Infinity' || shortest === '-Infinity') return problem('too_many_digits');
+      return readDecimalText(/e/.test(shortest) ? new Decimal(shortest).toFixed() : shortest);
     },
   };
 })();

@@ -1,0 +1,78 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS } from '../../src/contract/errors.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { seedCaller, type Caller } from '../support/accounts.ts';
+import { INVOICE_FIELDS, QUOTE_FIELDS, RECEIPT_FIELDS, post } from '../support/requests.ts';
+
+let app: TestApp;
+let caller: Caller;
+beforeAll(async () => {
+  app = await createTestApp();
+  caller = await seedCaller(app);
+});
+
+const ALLOWED = new Map<number, Set<string>>();
+for (const [code, entry] of Object.entries(ERRORS)) {
+  ALLOWED.set(entry.status, new Set([...(ALLOWED.get(entry.status) ?? []), code]));
+}
+
+/** Every answer is 200 or one of the contract's errors with a contract code and detail code, never a 500. */
+async function expectContractAnswer(response: Response) {
+  const answer = await response.json();
+  if (response.status === 200) {
+    expect(answer.valid).toBe(true);
+    return;
+  }
+  expect(response.status).toBeLessThan(500);
+  expect(ALLOWED.get(response.status)?.has(answer.error.code), JSON.stringify(answer)).toBe(true);
+  for (const detail of answer.error.details ?? []) {
+    expect(Object.keys(ERRORS[answer.error.code as keyof typeof ERRORS].details)).toContain(detail.code);
+  }
+  expect(answer.credit_used).toBe(false);
+}
+
+const fieldNames = [...new Set([...Object.keys(INVOICE_FIELDS), ...Object.keys(QUOTE_FIELDS), ...Object.keys(RECEIPT_FIELDS),
+  'discount', 'tax_rate', 'tax_label', 'amount_paid', 'payment_link', 'items', 'amount', 'show_acceptance', 'invoice_reference',
+  'related_document', 'seller', 'notes'])];
+const jsonValue = fc.jsonValue({ maxDepth: 3 });
+const anyFieldValue = fc.oneof(
+  jsonValue,
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom('1,250.00', '-0', '1e5', '10%', '100.0001%', '2026-02-29', 'https://x.y', 'A | 1 | 2', '\r', '\u202e'),
+  fc.array(fc.record({ description: jsonValue, quantity: jsonValue, unit_price: jsonValue }, { requiredKeys: [] }), { maxLength: 3 }),
+);
+
+describe('the validator under arbitrary input (fast-check)', () => {
+  it('never throws and never answers 500 for arbitrary fields of real templates', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('invoice', 'quote', 'receipt'),
+        fc.constantFrom('final', 'preview'),
+        fc.dictionary(fc.constantFrom(...fieldNames), anyFieldValue, { maxKeys: 12 }),
+        async (template, mode, fields) => {
+          await expectContractAnswer(await post(app, '/api/v1/documents/validate', caller.headers, { template, mode, fields }));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('never throws for arbitrary JSON bodies', async () => {
+    await fc.assert(
+      fc.asyncProperty(jsonValue, async (payload) => {
+        await expectContractAnswer(await post(app, '/api/v1/documents/validate', caller.headers, payload));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('never throws for arbitrary text and bytes', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(fc.string({ unit: 'binary' }), fc.uint8Array({ maxLength: 64 })), async (payload) => {
+        await expectContractAnswer(await post(app, '/api/v1/documents/validate', caller.headers, payload));
+      }),
+      { numRuns: 200 },
+    );
+  });
+});

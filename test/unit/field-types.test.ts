@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { CURRENCY_CODES, CURRENCY_MINOR_DIGITS } from '../../src/templates/currencies.ts';
+import { multiline, text, url } from '../../src/templates/field-types.ts';
+import { JsonNumber } from '../../src/http/json-parse.ts';
+
+describe('currencies', () => {
+  it('accepts exactly 155 codes, each three capital letters with its minor digits', () => {
+    expect(CURRENCY_CODES).toHaveLength(155);
+    for (const code of CURRENCY_CODES) expect(code).toMatch(/^[A-Z]{3}$/);
+    expect(CURRENCY_MINOR_DIGITS).toMatchObject({ USD: 2, EUR: 2, JPY: 0, KWD: 3, BHD: 3, CLP: 0, KRW: 0, TND: 3 });
+    for (const excluded of ['BOV', 'CHE', 'CHW', 'CLF', 'COU', 'MXV', 'USN', 'UYI', 'XAU', 'XDR', 'XXX', 'XTS']) {
+      expect(CURRENCY_CODES).not.toContain(excluded);
+    }
+  });
+});
+
+describe('normalised values', () => {
+  it('url: trimmed, scheme lower-cased, the rest as sent', () => {
+    expect(url.read('  HTTPS://Pay.Example.com/X?a=1  ', {})).toEqual({ ok: true, value: 'https://Pay.Example.com/X?a=1' });
+  });
+
+  it('text: a JSON integer is taken as its digits', () => {
+    expect(text().read(new JsonNumber('12345678901234567890'), {})).toEqual({ ok: true, value: '12345678901234567890' });
+  });
+
+  it('multiline: CR LF becomes LF', () => {
+    expect(multiline().read('a\r\nb', {})).toEqual({ ok: true, value: 'a\nb' });
+  });
+});
