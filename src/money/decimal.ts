@@ -28,6 +28,20 @@ export function formatGrouped(value: Decimal, digits: number): string {
   const plain = formatPlain(value, digits);
   const negative = plain.startsWith('-');
   const [integer = '', fraction] = (negative ? plain.slice(1) : plain).split('.');
-  const grouped = integer.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${negative ? '-' : ''}${grouped}${fraction === undefined ? '' : `.${fraction}`}`;
+  return `${negative ? '-' : ''}${group(integer)}${fraction === undefined ? '' : `.${fraction}`}`;
+}
+
+function group(integer: string): string {
+  return integer.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** A quantity as printed: thousands separators, its own decimals without trailing zeros (`1,250.5`). */
+export function formatQuantity(value: Decimal): string {
+  const [integer = '', fraction] = value.abs().toFixed().split('.');
+  return `${value.isNegative() ? '-' : ''}${group(integer)}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** A unit price as printed: at least the currency's minor digits, more when it was sent with more. */
+export function formatUnitPrice(value: Decimal, digits: number): string {
+  return formatGrouped(value, Math.max(digits, value.decimalPlaces()));
 }

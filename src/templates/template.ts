@@ -2,7 +2,8 @@ import * as v from 'valibot';
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import { JsonNumber } from '../http/json-parse.ts';
 import type { FieldType } from './field-types.ts';
-import type { CheckInput, CheckResult } from './totals.ts';
+import type { BusinessDocument } from '../render/document.ts';
+import type { CheckInput, CheckResult, Totals } from './totals.ts';
 
 export const PAPERS = ['a4', 'letter'] as const;
 export type Paper = (typeof PAPERS)[number];
@@ -36,6 +37,18 @@ export interface TemplateDefinition {
   readonly example: Readonly<Record<string, unknown>>;
   /** Cross-field rules and totals, on the values the field types have read. */
   readonly check: (input: CheckInput) => CheckResult;
+  /** What the document is called in its PDF title and page furniture, such as `Invoice INV-001`. */
+  readonly titleOf: (values: Readonly<Record<string, unknown>>) => string;
+  /** Lays the document out; the renderer adds page numbers and preview marking afterwards. */
+  readonly layout: (input: LayoutInput) => void;
+}
+
+export interface LayoutInput {
+  document: BusinessDocument;
+  values: Readonly<Record<string, unknown>>;
+  totals: Totals;
+  currency: string;
+  digits: number;
 }
 
 export function majorVersion(template: TemplateDefinition): string {

@@ -1,4 +1,5 @@
 import type { TemplateDefinition } from '../template.ts';
+import { layoutInvoice, invoiceTitle } from './layout.ts';
 import { checkInvoice } from './totals.ts';
 import { INVOICE_FIELDS } from './fields.ts';
 
@@ -68,4 +69,6 @@ export const invoice = {
     },
   },
   check: checkInvoice,
+  titleOf: invoiceTitle,
+  layout: layoutInvoice,
 } as const satisfies TemplateDefinition;

@@ -1,4 +1,5 @@
 import type { TemplateDefinition } from '../template.ts';
+import { layoutQuote, quoteTitle } from './layout.ts';
 import { checkQuote } from './totals.ts';
 import { QUOTE_FIELDS } from './fields.ts';
 
@@ -45,4 +46,6 @@ export const quote = {
     },
   },
   check: checkQuote,
+  titleOf: quoteTitle,
+  layout: layoutQuote,
 } as const satisfies TemplateDefinition;

@@ -1,4 +1,5 @@
 import type { TemplateDefinition } from '../template.ts';
+import { layoutReceipt, receiptTitle } from './layout.ts';
 import { checkReceipt } from './totals.ts';
 import { RECEIPT_FIELDS } from './fields.ts';
 
@@ -35,4 +36,6 @@ export const receipt = {
     },
   },
   check: checkReceipt,
+  titleOf: receiptTitle,
+  layout: layoutReceipt,
 } as const satisfies TemplateDefinition;

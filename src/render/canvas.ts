@@ -1,0 +1,65 @@
+import type { FontSet, FontWeight } from './fonts.ts';
+
+export type Rgb = readonly [number, number, number];
+
+/** What a page draws, in points from the top-left corner (y grows downwards; text y is the baseline). */
+export type DrawOp =
+  | { kind: 'text'; x: number; y: number; weight: FontWeight; size: number; text: string; color: Rgb }
+  | { kind: 'rect'; x: number; y: number; width: number; height: number; color: Rgb }
+  | { kind: 'frame'; x: number; y: number; width: number; height: number; lineWidth: number; color: Rgb }
+  | { kind: 'line'; x1: number; y1: number; x2: number; y2: number; width: number; color: Rgb }
+  | { kind: 'link'; x: number; y: number; width: number; height: number; url: string }
+  | { kind: 'watermark'; text: string; size: number; color: Rgb };
+
+export interface PageSize {
+  width: number;
+  height: number;
+}
+
+/** A page being laid out: drawing calls append to its display list. */
+export class Canvas {
+  readonly ops: DrawOp[] = [];
+  readonly size: PageSize;
+  readonly fonts: FontSet;
+
+  constructor(size: PageSize, fonts: FontSet) {
+    this.size = size;
+    this.fonts = fonts;
+  }
+
+  text(x: number, y: number, text: string, style: TextStyle): void {
+    if (text !== '') this.ops.push({ kind: 'text', x, y, text, weight: style.weight, size: style.size, color: style.color });
+  }
+
+  /** Right-aligned text ending at `right`. */
+  textRight(right: number, y: number, text: string, style: TextStyle): void {
+    this.text(right - this.fonts[style.weight].widthOf(text, style.size), y, text, style);
+  }
+
+  rect(x: number, y: number, width: number, height: number, color: Rgb): void {
+    this.ops.push({ kind: 'rect', x, y, width, height, color });
+  }
+
+  frame(x: number, y: number, width: number, height: number, lineWidth: number, color: Rgb): void {
+    this.ops.push({ kind: 'frame', x, y, width, height, lineWidth, color });
+  }
+
+  line(x1: number, y1: number, x2: number, y2: number, width: number, color: Rgb): void {
+    this.ops.push({ kind: 'line', x1, y1, x2, y2, width, color });
+  }
+
+  link(x: number, y: number, width: number, height: number, url: string): void {
+    this.ops.push({ kind: 'link', x, y, width, height, url });
+  }
+
+  /** Text across the page on its diagonal, centred, drawn translucent over the content. */
+  watermark(text: string, size: number, color: Rgb): void {
+    this.ops.push({ kind: 'watermark', text, size, color });
+  }
+}
+
+export interface TextStyle {
+  weight: FontWeight;
+  size: number;
+  color: Rgb;
+}

@@ -1,0 +1,296 @@
+import type { Paper } from '../templates/template.ts';
+import type { Canvas, PageSize, Rgb, TextStyle } from './canvas.ts';
+import type { FontSet } from './fonts.ts';
+import { Flow } from './flow.ts';
+import { wrapText } from './wrap.ts';
+
+export const PAPER_SIZES: Record<Paper, PageSize> = {
+  a4: { width: 595.28, height: 841.89 },
+  letter: { width: 612, height: 792 },
+};
+
+export const PREVIEW_MARK = 'PREVIEW · NOT A VALID DOCUMENT';
+
+const INK: Rgb = [0.11, 0.13, 0.16];
+const MUTED: Rgb = [0.4, 0.43, 0.48];
+const RULE: Rgb = [0.84, 0.86, 0.89];
+const FILL: Rgb = [0.95, 0.96, 0.97];
+const ACCENT: Rgb = [0.1, 0.3, 0.55];
+const WARNING: Rgb = [0.75, 0.12, 0.12];
+const PAID: Rgb = [0.13, 0.5, 0.27];
+
+export const STYLES = {
+  heading: { weight: 'bold', size: 22, color: ACCENT },
+  name: { weight: 'bold', size: 12, color: INK },
+  party: { weight: 'bold', size: 10.5, color: INK },
+  body: { weight: 'regular', size: 9, color: INK },
+  muted: { weight: 'regular', size: 9, color: MUTED },
+  label: { weight: 'bold', size: 7.5, color: MUTED },
+  tableHead: { weight: 'bold', size: 8, color: MUTED },
+  strong: { weight: 'bold', size: 9.5, color: INK },
+  emphasis: { weight: 'bold', size: 11, color: INK },
+  link: { weight: 'regular', size: 9, color: ACCENT },
+  footer: { weight: 'regular', size: 7.5, color: MUTED },
+  amount: { weight: 'bold', size: 20, color: INK },
+  stamp: { weight: 'bold', size: 16, color: PAID },
+  warning: { weight: 'bold', size: 7.5, color: WARNING },
+} as const satisfies Record<string, TextStyle>;
+
+const LINE = 1.45;
+const SECTION_GAP = 18;
+
+export interface Column {
+  title: string;
+  width: number;
+  align: 'left' | 'right';
+}
+
+export interface TotalsRow {
+  label: string;
+  value: string;
+  /** `strong` has a rule above; `emphasis` sits in a shaded band. */
+  weight?: 'strong' | 'emphasis';
+}
+
+function lineHeight(style: TextStyle): number {
+  return style.size * LINE;
+}
+
+/**
+ * The building blocks every template lays out with: the head (seller and document facts), parties, sections,
+ * an items table that repeats its header on each page, a totals block kept together, and the page furniture
+ * (running head, `Page N of M`, preview marking) added once every page exists.
+ */
+export class BusinessDocument {
+  readonly flow: Flow;
+  readonly fonts: FontSet;
+
+  constructor(fonts: FontSet, paper: Paper, runningHead: string) {
+    this.fonts = fonts;
+    this.flow = new Flow(PAPER_SIZES[paper], fonts, { top: 50, right: 50, bottom: 64, left: 50 });
+    this.flow.continuation = (page) => {
+      const line = this.fit(runningHead, STYLES.footer, this.flow.width);
+      page.text(this.flow.left, this.flow.margins.top - 14, line, STYLES.footer);
+      page.line(this.flow.left, this.flow.margins.top - 8, this.flow.right, this.flow.margins.top - 8, 0.5, RULE);
+      return this.flow.margins.top + 4;
+    };
+  }
+
+  /** Text cut to a width with an ellipsis: for one-line furniture such as the running head. */
+  private fit(text: string, style: TextStyle, width: number): string {
+    const face = this.fonts[style.weight];
+    if (face.widthOf(text, style.size) <= width) return text;
+    let cut = text;
+    while (cut.length > 1 && face.widthOf(`${cut}…`, style.size) > width) cut = cut.slice(0, -1);
+    return `${cut}…`;
+  }
+
+  private wrapped(text: string, style: TextStyle, width: number): string[] {
+    return wrapText(text, this.fonts[style.weight], style.size, width);
+  }
+
+  /**
+   * Seller on the left (name, details, tax id), the heading and the document facts on the right. The right
+   * column is short and stays on the first page; a long seller block flows on.
+   */
+  head(input: { heading: string; sellerName: string; sellerDetails?: string; taxId?: string; facts: [string, string][] }): void {
+    const { flow } = this;
+    const factsWidth = 215;
+    const labelWidth = 72;
+    const sellerWidth = flow.width - factsWidth - 24;
+    const startPage = flow.page;
+    const top = flow.y;
+
+    const page = flow.page;
+    const right = flow.right;
+    let y = top + STYLES.heading.size;
+    page.textRight(right, y, input.heading, STYLES.heading);
+    y += 16;
+    for (const [label, value] of input.facts) {
+      const lines = this.wrapped(value, STYLES.body, factsWidth - labelWidth);
+      page.text(right - factsWidth, y + STYLES.body.size, label, STYLES.muted);
+      for (const line of lines) {
+        page.textRight(right, y + STYLES.body.size, line, STYLES.body);
+        y += lineHeight(STYLES.body);
+      }
+    }
+    const factsBottom = y;
+
+    flow.paragraph(input.sellerName, STYLES.name, { width: sellerWidth });
+    flow.gap(2);
+    if (input.sellerDetails) flow.paragraph(input.sellerDetails, STYLES.muted, { width: sellerWidth });
+    if (input.taxId) flow.paragraph(`Tax / VAT No. ${input.taxId}`, STYLES.muted, { width: sellerWidth });
+    if (flow.page === startPage) flow.y = Math.max(flow.y, factsBottom);
+    flow.gap(SECTION_GAP + 6);
+  }
+
+  /** A label such as BILL TO, then a party's name and address lines. */
+  party(label: string, name: string, details?: string): void {
+    const width = Math.min(this.flow.width, 300);
+    this.label(label);
+    this.flow.paragraph(name, STYLES.party, { width });
+    if (details) this.flow.paragraph(details, STYLES.muted, { width });
+    this.flow.gap(SECTION_GAP);
+  }
+
+  private label(text: string): void {
+    this.flow.ensure(lineHeight(STYLES.label) + lineHeight(STYLES.body) * 2);
+    this.flow.page.text(this.flow.left, this.flow.y + STYLES.label.size, text.toUpperCase(), STYLES.label);
+    this.flow.gap(lineHeight(STYLES.label) + 2);
+  }
+
+  /** A labelled block of free text. */
+  section(label: string, text: string): void {
+    this.label(label);
+    this.flow.paragraph(text, STYLES.body);
+    this.flow.gap(SECTION_GAP);
+  }
+
+  /** A labelled link, printed in full and clickable to exactly that text, line by line. */
+  link(label: string, url: string): void {
+    this.label(label);
+    const { flow } = this;
+    const height = lineHeight(STYLES.link);
+    for (const line of this.wrapped(url, STYLES.link, flow.width)) {
+      flow.ensure(height);
+      flow.page.text(flow.left, flow.y + STYLES.link.size, line, STYLES.link);
+      const width = this.fonts.regular.widthOf(line, STYLES.link.size);
+      flow.page.line(flow.left, flow.y + STYLES.link.size + 1.5, flow.left + width, flow.y + STYLES.link.size + 1.5, 0.5, STYLES.link.color);
+      flow.page.link(flow.left, flow.y, width, height, url);
+      flow.y += height;
+    }
+    flow.gap(SECTION_GAP);
+  }
+
+  /** Label–value lines, such as payment method and reference. */
+  facts(rows: [string, string][]): void {
+    const { flow } = this;
+    const labelWidth = 120;
+    for (const [label, value] of rows) {
+      const lines = this.wrapped(value, STYLES.body, flow.width - labelWidth);
+      flow.ensure(lineHeight(STYLES.body));
+      flow.page.text(flow.left, flow.y + STYLES.body.size, label, STYLES.muted);
+      for (const line of lines) {
+        flow.ensure(lineHeight(STYLES.body));
+        flow.page.text(flow.left + labelWidth, flow.y + STYLES.body.size, line, STYLES.body);
+        flow.y += lineHeight(STYLES.body);
+      }
+    }
+    flow.gap(SECTION_GAP);
+  }
+
+  /** A table whose first column wraps; rows never split, and the header repeats on every page it reaches. */
+  table(columns: Column[], rows: string[][]): void {
+    const { flow } = this;
+    const fixed = columns.slice(1).reduce((sum, column) => sum + column.width, 0);
+    const widths = [flow.width - fixed, ...columns.slice(1).map((column) => column.width)];
+    const xs = widths.map((_, index) => flow.left + widths.slice(0, index).reduce((a, b) => a + b, 0));
+    const padding = 6;
+    const headerHeight = 20;
+
+    const drawHeader = () => {
+      flow.page.rect(flow.left, flow.y, flow.width, headerHeight, FILL);
+      columns.forEach((column, index) => {
+        const y = flow.y + 13;
+        if (column.align === 'right') flow.page.textRight(xs[index]! + widths[index]! - padding, y, column.title, STYLES.tableHead);
+        else flow.page.text(xs[index]! + padding, y, column.title, STYLES.tableHead);
+      });
+      flow.y += headerHeight;
+    };
+
+    const rowLines = rows.map((row) => row.map((cell, index) => this.wrapped(cell, STYLES.body, widths[index]! - padding * 2)));
+    flow.ensure(headerHeight + lineHeight(STYLES.body) + padding * 2);
+    drawHeader();
+    flow.withRepeatedHeader(drawHeader, () => {
+      for (const cells of rowLines) {
+        const height = Math.max(...cells.map((lines) => lines.length)) * lineHeight(STYLES.body) + padding * 2;
+        flow.ensure(height);
+        cells.forEach((lines, index) => {
+          lines.forEach((line, lineIndex) => {
+            const y = flow.y + padding + STYLES.body.size + lineIndex * lineHeight(STYLES.body);
+            if (columns[index]!.align === 'right') flow.page.textRight(xs[index]! + widths[index]! - padding, y, line, STYLES.body);
+            else flow.page.text(xs[index]! + padding, y, line, STYLES.body);
+          });
+        });
+        flow.y += height;
+        flow.page.line(flow.left, flow.y, flow.right, flow.y, 0.5, RULE);
+      }
+    });
+    flow.gap(10);
+  }
+
+  /** Figures right-aligned in a block that is never split across pages. */
+  totals(rows: TotalsRow[]): void {
+    const { flow } = this;
+    const width = 260;
+    const x = flow.right - width;
+    const rowHeight = (row: TotalsRow) => (row.weight === 'emphasis' ? 24 : 17);
+    flow.ensure(rows.reduce((sum, row) => sum + rowHeight(row), 0));
+    for (const row of rows) {
+      const style = row.weight === 'emphasis' ? STYLES.emphasis : row.weight === 'strong' ? STYLES.strong : STYLES.body;
+      const height = rowHeight(row);
+      if (row.weight === 'emphasis') flow.page.rect(x, flow.y, width, height, FILL);
+      if (row.weight === 'strong') flow.page.line(x, flow.y, flow.right, flow.y, 0.75, INK);
+      const baseline = flow.y + height / 2 + style.size * 0.36;
+      const label = this.fit(row.label, style, width - 130);
+      flow.page.text(x + 8, baseline, label, style);
+      flow.page.textRight(flow.right - 8, baseline, row.value, style);
+      flow.y += height;
+    }
+    flow.gap(SECTION_GAP + 4);
+  }
+
+  /** The amount received in large type with a PAID stamp under it (receipt). */
+  amountReceived(label: string, amount: string): void {
+    const { flow } = this;
+    flow.ensure(110);
+    this.label(label);
+    const lines = this.wrapped(amount, STYLES.amount, flow.width);
+    for (const line of lines) {
+      flow.page.text(flow.left, flow.y + STYLES.amount.size, line, STYLES.amount);
+      flow.y += lineHeight(STYLES.amount);
+    }
+    flow.gap(8);
+    const stampWidth = this.fonts.bold.widthOf('PAID', STYLES.stamp.size) + 28;
+    flow.page.frame(flow.left, flow.y, stampWidth, 30, 2, STYLES.stamp.color);
+    flow.page.text(flow.left + 14, flow.y + 21, 'PAID', STYLES.stamp);
+    flow.y += 30;
+    flow.gap(SECTION_GAP + 6);
+  }
+
+  /** A place to sign: name, signature and date lines (quote). */
+  signatureBlock(label: string): void {
+    const { flow } = this;
+    flow.ensure(110);
+    this.label(label);
+    const width = (flow.width - 40) / 3;
+    flow.gap(34);
+    ['Name', 'Signature', 'Date'].forEach((caption, index) => {
+      const x = flow.left + index * (width + 20);
+      flow.page.line(x, flow.y, x + width, flow.y, 0.75, INK);
+      flow.page.text(x, flow.y + 12, caption, STYLES.muted);
+    });
+    flow.gap(20 + SECTION_GAP);
+  }
+
+  /** Adds `Page N of M`, the footer line and, for a preview, the marking on every page; returns the pages. */
+  finish(footer: string, preview: boolean): Canvas[] {
+    const { flow } = this;
+    const pages = flow.pages;
+    const baseline = flow.size.height - 34;
+    pages.forEach((page, index) => {
+      page.line(flow.left, baseline - 12, flow.right, baseline - 12, 0.5, RULE);
+      const pageLabel = `Page ${index + 1} of ${pages.length}`;
+      page.textRight(flow.right, baseline, pageLabel, STYLES.footer);
+      const room = flow.width - this.fonts.regular.widthOf(pageLabel, STYLES.footer.size) - 24;
+      if (preview) {
+        page.text(flow.left, baseline, PREVIEW_MARK, STYLES.warning);
+        const size = (Math.hypot(flow.size.width, flow.size.height) * 0.72) / this.fonts.bold.widthOf(PREVIEW_MARK, 1);
+        page.watermark(PREVIEW_MARK, size, WARNING);
+      } else {
+        page.text(flow.left, baseline, this.fit(footer, STYLES.footer, room), STYLES.footer);
+      }
+    });
+    return pages;
+  }
+}

@@ -1,0 +1,93 @@
+import { Canvas, type PageSize, type TextStyle } from './canvas.ts';
+import type { FontSet } from './fonts.ts';
+import { wrapText } from './wrap.ts';
+
+export interface Margins {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+/**
+ * Top-to-bottom layout over as many pages as it takes: a cursor `y`, and a page break whenever what comes next
+ * does not fit above the bottom margin. `continuation` draws the running head of every page after the first and
+ * returns where content starts on it.
+ */
+export class Flow {
+  readonly pages: Canvas[] = [];
+  readonly size: PageSize;
+  readonly fonts: FontSet;
+  readonly margins: Margins;
+  page!: Canvas;
+  y = 0;
+  /** Where content started on the current page; nothing is gained by breaking a page there. */
+  private pageStart = 0;
+  continuation: (page: Canvas) => number = () => this.margins.top;
+  /** Called after every page break (a table repeats its column header here). */
+  private afterBreak: (() => void) | undefined;
+
+  constructor(size: PageSize, fonts: FontSet, margins: Margins) {
+    this.size = size;
+    this.fonts = fonts;
+    this.margins = margins;
+    this.addPage();
+    this.y = this.pageStart = margins.top;
+  }
+
+  get left(): number {
+    return this.margins.left;
+  }
+  get right(): number {
+    return this.size.width - this.margins.right;
+  }
+  get width(): number {
+    return this.right - this.left;
+  }
+  get bottom(): number {
+    return this.size.height - this.margins.bottom;
+  }
+
+  private addPage(): void {
+    this.page = new Canvas(this.size, this.fonts);
+    this.pages.push(this.page);
+  }
+
+  breakPage(): void {
+    this.addPage();
+    this.y = this.pageStart = this.continuation(this.page);
+    this.afterBreak?.();
+  }
+
+  /** Moves to a new page unless `height` fits below the cursor. A block taller than a page starts at the top. */
+  ensure(height: number): void {
+    if (this.y + height > this.bottom && this.y > this.pageStart) this.breakPage();
+  }
+
+  /** Runs `body` with `repeat` drawn again after any page break inside it. */
+  withRepeatedHeader(repeat: () => void, body: () => void): void {
+    const previous = this.afterBreak;
+    this.afterBreak = repeat;
+    try {
+      body();
+    } finally {
+      this.afterBreak = previous;
+    }
+  }
+
+  /** Wrapped text, line by line, breaking pages between lines. */
+  paragraph(text: string, style: TextStyle, options: { x?: number; width?: number; lineHeight?: number } = {}): void {
+    const x = options.x ?? this.left;
+    const width = options.width ?? this.width;
+    const lineHeight = options.lineHeight ?? style.size * 1.45;
+    for (const line of wrapText(text, this.fonts[style.weight], style.size, width)) {
+      this.ensure(lineHeight);
+      this.page.text(x, this.y + style.size, line, style);
+      this.y += lineHeight;
+    }
+  }
+
+  gap(height: number): void {
+    this.y += height;
+  }
+}

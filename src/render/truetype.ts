@@ -1,0 +1,209 @@
+/**
+ * The parts of a TrueType file the PDF needs, read once per process, and a subsetter that writes a new font
+ * holding only the glyphs a document uses, renumbered from 0. fontkit maps characters to glyphs; this module
+ * copies glyph outlines, which is what makes a per-document subset cheap.
+ */
+
+interface TableRecord {
+  offset: number;
+  length: number;
+}
+
+export interface TrueTypeFile {
+  bytes: Uint8Array;
+  view: DataView;
+  tables: Map<string, TableRecord>;
+  unitsPerEm: number;
+  numGlyphs: number;
+  bbox: [number, number, number, number];
+  ascent: number;
+  descent: number;
+  capHeight: number;
+  /** Advance width of each glyph in font units. */
+  advances: Uint16Array;
+  /** Left side bearing of each glyph in font units. */
+  leftBearings: Int16Array;
+  /** Offset of each glyph in `glyf` (numGlyphs + 1 entries). */
+  glyphOffsets: Uint32Array;
+}
+
+function table(tables: Map<string, TableRecord>, tag: string): TableRecord {
+  const record = tables.get(tag);
+  if (!record) throw new Error(`font has no ${tag} table`);
+  return record;
+}
+
+export function readTrueType(source: Uint8Array): TrueTypeFile {
+  // A plain copy: a Node Buffer's slice() is a view into a shared pool, which the subsetter's DataViews would misread.
+  const bytes = Uint8Array.from(source);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tables = new Map<string, TableRecord>();
+  const numTables = view.getUint16(4);
+  for (let i = 0; i < numTables; i++) {
+    const at = 12 + i * 16;
+    const tag = String.fromCharCode(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!, bytes[at + 3]!);
+    tables.set(tag, { offset: view.getUint32(at + 8), length: view.getUint32(at + 12) });
+  }
+  const head = table(tables, 'head').offset;
+  const hhea = table(tables, 'hhea').offset;
+  const numGlyphs = view.getUint16(table(tables, 'maxp').offset + 4);
+  const longLoca = view.getInt16(head + 50) === 1;
+  const os2 = tables.get('OS/2');
+
+  const numberOfHMetrics = view.getUint16(hhea + 34);
+  const hmtx = table(tables, 'hmtx').offset;
+  const advances = new Uint16Array(numGlyphs);
+  const leftBearings = new Int16Array(numGlyphs);
+  for (let gid = 0; gid < numGlyphs; gid++) {
+    if (gid < numberOfHMetrics) {
+      advances[gid] = view.getUint16(hmtx + gid * 4);
+      leftBearings[gid] = view.getInt16(hmtx + gid * 4 + 2);
+    } else {
+      advances[gid] = advances[numberOfHMetrics - 1]!;
+      leftBearings[gid] = view.getInt16(hmtx + numberOfHMetrics * 4 + (gid - numberOfHMetrics) * 2);
+    }
+  }
+  const loca = table(tables, 'loca').offset;
+  const glyphOffsets = new Uint32Array(numGlyphs + 1);
+  for (let gid = 0; gid <= numGlyphs; gid++) {
+    glyphOffsets[gid] = longLoca ? view.getUint32(loca + gid * 4) : view.getUint16(loca + gid * 2) * 2;
+  }
+
+  return {
+    bytes,
+    view,
+    tables,
+    unitsPerEm: view.getUint16(head + 18),
+    numGlyphs,
+    bbox: [view.getInt16(head + 36), view.getInt16(head + 38), view.getInt16(head + 40), view.getInt16(head + 42)],
+    ascent: view.getInt16(hhea + 4),
+    descent: view.getInt16(hhea + 6),
+    capHeight: os2 && os2.length >= 90 ? view.getInt16(os2.offset + 88) : view.getInt16(hhea + 4),
+    advances,
+    leftBearings,
+    glyphOffsets,
+  };
+}
+
+const ARG_1_AND_2_ARE_WORDS = 0x0001;
+const WE_HAVE_A_SCALE = 0x0008;
+const MORE_COMPONENTS = 0x0020;
+const WE_HAVE_AN_X_AND_Y_SCALE = 0x0040;
+const WE_HAVE_A_TWO_BY_TWO = 0x0080;
+
+/** Calls `visit` with the offset of each component's glyph index in a composite glyph. */
+function forEachComponent(font: TrueTypeFile, gid: number, visit: (indexOffset: number) => void): void {
+  const start = table(font.tables, 'glyf').offset + font.glyphOffsets[gid]!;
+  const end = table(font.tables, 'glyf').offset + font.glyphOffsets[gid + 1]!;
+  if (end - start < 10 || font.view.getInt16(start) >= 0) return;
+  let at = start + 10;
+  for (;;) {
+    const flags = font.view.getUint16(at);
+    visit(at + 2);
+    at += 4 + (flags & ARG_1_AND_2_ARE_WORDS ? 4 : 2);
+    if (flags & WE_HAVE_A_SCALE) at += 2;
+    else if (flags & WE_HAVE_AN_X_AND_Y_SCALE) at += 4;
+    else if (flags & WE_HAVE_A_TWO_BY_TWO) at += 8;
+    if (!(flags & MORE_COMPONENTS)) return;
+  }
+}
+
+/** Glyph 0 first, then the used glyphs and every component they are built from, in original order. */
+export function closeGlyphSet(font: TrueTypeFile, used: Iterable<number>): number[] {
+  const set = new Set<number>([0]);
+  const pending = [...used];
+  while (pending.length) {
+    const gid = pending.pop()!;
+    if (set.has(gid)) continue;
+    set.add(gid);
+    forEachComponent(font, gid, (at) => pending.push(font.view.getUint16(at)));
+  }
+  return [...set].sort((a, b) => a - b);
+}
+
+function checksum(bytes: Uint8Array, offset: number, length: number): number {
+  let sum = 0;
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  for (let i = 0; i < length; i += 4) sum = (sum + view.getUint32(offset + i)) >>> 0;
+  return sum;
+}
+
+const pad4 = (n: number) => (n + 3) & ~3;
+
+/**
+ * A TrueType font with only `glyphs` (old ids, glyph 0 first), renumbered 0..n-1 in that order: the tables
+ * PDF needs for a CIDFontType2 with an Identity CIDToGIDMap (glyf, head, hhea, hmtx, loca, maxp).
+ */
+export function subsetTrueType(font: TrueTypeFile, glyphs: readonly number[]): Uint8Array {
+  const newId = new Map(glyphs.map((gid, index) => [gid, index]));
+  const glyfBase = table(font.tables, 'glyf').offset;
+
+  const glyphBytes = glyphs.map((gid) => {
+    const data = font.bytes.slice(glyfBase + font.glyphOffsets[gid]!, glyfBase + font.glyphOffsets[gid + 1]!);
+    const view = new DataView(data.buffer);
+    forEachComponent(font, gid, (at) => {
+      const relative = at - glyfBase - font.glyphOffsets[gid]!;
+      view.setUint16(relative, newId.get(view.getUint16(relative))!);
+    });
+    return data;
+  });
+  const glyfLength = glyphBytes.reduce((sum, data) => sum + pad4(data.length), 0);
+
+  const copy = (tag: string) => {
+    const record = table(font.tables, tag);
+    return font.bytes.slice(record.offset, record.offset + record.length);
+  };
+  const head = copy('head');
+  new DataView(head.buffer).setUint32(8, 0);
+  new DataView(head.buffer).setInt16(50, 1);
+  const hhea = copy('hhea');
+  new DataView(hhea.buffer).setUint16(34, glyphs.length);
+  const maxp = copy('maxp');
+  new DataView(maxp.buffer).setUint16(4, glyphs.length);
+  const hmtx = new Uint8Array(glyphs.length * 4);
+  const loca = new Uint8Array((glyphs.length + 1) * 4);
+  const glyf = new Uint8Array(glyfLength);
+  const hmtxView = new DataView(hmtx.buffer);
+  const locaView = new DataView(loca.buffer);
+  let offset = 0;
+  glyphs.forEach((gid, index) => {
+    hmtxView.setUint16(index * 4, font.advances[gid]!);
+    hmtxView.setInt16(index * 4 + 2, font.leftBearings[gid]!);
+    locaView.setUint32(index * 4, offset);
+    glyf.set(glyphBytes[index]!, offset);
+    offset += pad4(glyphBytes[index]!.length);
+  });
+  locaView.setUint32(glyphs.length * 4, offset);
+
+  const tables: [string, Uint8Array][] = [
+    ['glyf', glyf],
+    ['head', head],
+    ['hhea', hhea],
+    ['hmtx', hmtx],
+    ['loca', loca],
+    ['maxp', maxp],
+  ];
+  const headerLength = 12 + tables.length * 16;
+  const total = headerLength + tables.reduce((sum, [, data]) => sum + pad4(data.length), 0);
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, 0x00010000);
+  view.setUint16(4, tables.length);
+  view.setUint16(6, 64);
+  view.setUint16(8, 2);
+  view.setUint16(10, tables.length * 16 - 64);
+  let at = headerLength;
+  let headOffset = 0;
+  tables.forEach(([tag, data], index) => {
+    const record = 12 + index * 16;
+    for (let i = 0; i < 4; i++) out[record + i] = tag.charCodeAt(i);
+    out.set(data, at);
+    view.setUint32(record + 4, checksum(out, at, pad4(data.length)));
+    view.setUint32(record + 8, at);
+    view.setUint32(record + 12, data.length);
+    if (tag === 'head') headOffset = at;
+    at += pad4(data.length);
+  });
+  view.setUint32(headOffset + 8, (0xb1b0afba - checksum(out, 0, total)) >>> 0);
+  return out;
+}

@@ -1,0 +1,63 @@
+import type { Decimal } from '../../money/decimal.ts';
+import type { TotalsRow } from '../../render/document.ts';
+import type { Discount, LineItem } from '../field-types.ts';
+import { itemColumns, itemRows, money, moneyWithCurrency, percentLabel } from '../layout-kit.ts';
+import type { LayoutInput } from '../template.ts';
+
+interface InvoiceValues {
+  seller_name: string;
+  seller_details?: string;
+  tax_id?: string;
+  client_name: string;
+  client_details?: string;
+  invoice_number: string;
+  date: string;
+  due_date?: string;
+  po_number?: string;
+  related_document?: string;
+  items: LineItem[];
+  discount?: Discount;
+  tax_rate?: Decimal;
+  tax_label?: string;
+  payment_terms?: string;
+  payment_instructions?: string;
+  payment_link?: string;
+  notes?: string;
+}
+
+export function invoiceTitle(values: Readonly<Record<string, unknown>>): string {
+  return `Invoice ${values.invoice_number}`;
+}
+
+export function layoutInvoice({ document, values, totals, currency, digits }: LayoutInput): void {
+  const v = values as unknown as InvoiceValues;
+  const facts: [string, string][] = [['Invoice no.', v.invoice_number], ['Date', v.date]];
+  if (v.due_date) facts.push(['Due date', v.due_date]);
+  if (v.po_number) facts.push(['PO no.', v.po_number]);
+  if (v.related_document) facts.push(['Ref.', v.related_document]);
+  document.head({
+    heading: 'INVOICE',
+    sellerName: v.seller_name,
+    ...(v.seller_details ? { sellerDetails: v.seller_details } : {}),
+    ...(v.tax_id ? { taxId: v.tax_id } : {}),
+    facts,
+  });
+  document.party('Bill to', v.client_name, v.client_details);
+  document.table(itemColumns(currency), itemRows(v.items, digits));
+
+  const rows: TotalsRow[] = [{ label: 'Subtotal', value: money(totals.subtotal!, digits) }];
+  if (totals.discount && v.discount) {
+    const label = v.discount.kind === 'percent' ? `Discount (${percentLabel(v.discount.rate)})` : 'Discount';
+    rows.push({ label, value: money(totals.discount.negated(), digits) });
+  }
+  if (totals.tax && v.tax_rate) rows.push({ label: `${v.tax_label ?? 'Tax'} ${percentLabel(v.tax_rate)}`, value: money(totals.tax, digits) });
+  rows.push({ label: 'Total', value: moneyWithCurrency(totals.total!, currency, digits), weight: 'strong' });
+  if (totals.amount_paid) rows.push({ label: 'Amount paid', value: money(totals.amount_paid, digits) });
+  rows.push({ label: 'Balance due', value: moneyWithCurrency(totals.balance_due!, currency, digits), weight: 'emphasis' });
+  document.totals(rows);
+
+  if (v.payment_terms) document.section('Payment terms', v.payment_terms);
+  if (v.payment_instructions) document.section('Payment instructions', v.payment_instructions);
+  if (v.payment_link) document.link('Pay online', v.payment_link);
+  if (v.notes) document.section('Notes', v.notes);
+}

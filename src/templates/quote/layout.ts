@@ -1,0 +1,53 @@
+import type { LineItem } from '../field-types.ts';
+import { itemColumns, itemRows, money, moneyWithCurrency } from '../layout-kit.ts';
+import type { LayoutInput } from '../template.ts';
+
+interface QuoteValues {
+  document_title: 'Quote' | 'Estimate';
+  seller_name: string;
+  seller_details?: string;
+  tax_id?: string;
+  client_name: string;
+  client_details?: string;
+  quote_number: string;
+  date: string;
+  valid_until?: string;
+  related_document?: string;
+  scope: string;
+  items?: LineItem[];
+  terms?: string;
+  notes?: string;
+  show_acceptance?: boolean;
+}
+
+export function quoteTitle(values: Readonly<Record<string, unknown>>): string {
+  return `${values.document_title} ${values.quote_number}`;
+}
+
+export function layoutQuote({ document, values, totals, currency, digits }: LayoutInput): void {
+  const v = values as unknown as QuoteValues;
+  const facts: [string, string][] = [[`${v.document_title} no.`, v.quote_number], ['Date', v.date]];
+  if (v.valid_until) facts.push(['Valid until', v.valid_until]);
+  if (v.related_document) facts.push(['Ref.', v.related_document]);
+  document.head({
+    heading: v.document_title.toUpperCase(),
+    sellerName: v.seller_name,
+    ...(v.seller_details ? { sellerDetails: v.seller_details } : {}),
+    ...(v.tax_id ? { taxId: v.tax_id } : {}),
+    facts,
+  });
+  document.party('Prepared for', v.client_name, v.client_details);
+  document.section('Scope of work', v.scope);
+  if (v.items) {
+    document.table(itemColumns(currency), itemRows(v.items, digits));
+    document.totals([
+      { label: 'Subtotal', value: money(totals.subtotal!, digits) },
+      { label: 'Total', value: moneyWithCurrency(totals.total!, currency, digits), weight: 'emphasis' },
+    ]);
+  } else {
+    document.totals([{ label: 'Fixed price', value: moneyWithCurrency(totals.total!, currency, digits), weight: 'emphasis' }]);
+  }
+  if (v.terms) document.section('Terms', v.terms);
+  if (v.notes) document.section('Notes', v.notes);
+  if (v.show_acceptance) document.signatureBlock('Accepted by');
+}

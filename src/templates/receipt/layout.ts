@@ -1,0 +1,43 @@
+import { moneyWithCurrency } from '../layout-kit.ts';
+import type { LayoutInput } from '../template.ts';
+
+interface ReceiptValues {
+  seller_name: string;
+  seller_details?: string;
+  tax_id?: string;
+  client_name: string;
+  client_details?: string;
+  receipt_number: string;
+  payment_date: string;
+  related_document?: string;
+  invoice_reference?: string;
+  description: string;
+  payment_method: string;
+  payment_reference?: string;
+  notes?: string;
+}
+
+export function receiptTitle(values: Readonly<Record<string, unknown>>): string {
+  return `Payment receipt ${values.receipt_number}`;
+}
+
+export function layoutReceipt({ document, values, totals, currency, digits }: LayoutInput): void {
+  const v = values as unknown as ReceiptValues;
+  const invoiceNumber = v.related_document ?? v.invoice_reference;
+  const facts: [string, string][] = [['Receipt no.', v.receipt_number], ['Payment date', v.payment_date]];
+  if (invoiceNumber) facts.push(['Invoice no.', invoiceNumber]);
+  document.head({
+    heading: 'PAYMENT RECEIPT',
+    sellerName: v.seller_name,
+    ...(v.seller_details ? { sellerDetails: v.seller_details } : {}),
+    ...(v.tax_id ? { taxId: v.tax_id } : {}),
+    facts,
+  });
+  document.party('Received from', v.client_name, v.client_details);
+  document.section('Description', v.description);
+  document.amountReceived('Amount received', moneyWithCurrency(totals.amount_paid!, currency, digits));
+  const payment: [string, string][] = [['Payment method', v.payment_method]];
+  if (v.payment_reference) payment.push(['Payment reference', v.payment_reference]);
+  document.facts(payment);
+  if (v.notes) document.section('Notes', v.notes);
+}
