@@ -185,7 +185,7 @@ export class BusinessDocument {
     const fixed = columns.slice(1).reduce((sum, column) => sum + column.width, 0);
     const widths = [flow.width - fixed, ...columns.slice(1).map((column) => column.width)];
     const xs = widths.map((_, index) => flow.left + widths.slice(0, index).reduce((a, b) => a + b, 0));
-    const padding = 6;
+    const padding = 4.5;
     const headerHeight = 20;
 
     const drawHeader = () => {

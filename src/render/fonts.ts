@@ -22,31 +22,35 @@ export interface FontFiles {
   bold: Uint8Array;
 }
 
+const BMP = 0x10000;
+
+/**
+ * Measuring is the hot path of layout, so character → glyph and → advance are flat tables over the Basic
+ * Multilingual Plane (the bundled fonts have nothing beyond it), filled once from fontkit's cmap.
+ */
 function loadFace(bytes: Uint8Array, postscriptName: string): FontFace {
   const file = readTrueType(bytes);
   const parsed = fontkit.create(bytes);
-  const glyphs = new Map<number, number>();
-  const advances = new Map<number, number>();
+  const glyphs = new Uint16Array(BMP);
   const scale = 1000 / file.unitsPerEm;
+  const advances = new Float32Array(BMP).fill(file.advances[0]! * scale);
   for (const codePoint of parsed.characterSet) {
+    if (codePoint >= BMP) continue;
     const gid = parsed.glyphForCodePoint(codePoint).id;
-    if (gid === 0) continue;
-    glyphs.set(codePoint, gid);
-    advances.set(codePoint, file.advances[gid]! * scale);
+    glyphs[codePoint] = gid;
+    advances[codePoint] = file.advances[gid]! * scale;
   }
-  const missingAdvance = file.advances[0]! * scale;
-  const advanceOf = (codePoint: number) => advances.get(codePoint) ?? missingAdvance;
+  const advanceOf = (codePoint: number) => (codePoint < BMP ? advances[codePoint]! : advances[0]!);
   return {
     postscriptName,
     file,
-    glyphOf: (codePoint) => glyphs.get(codePoint),
+    glyphOf: (codePoint) => (codePoint < BMP && glyphs[codePoint]! !== 0 ? glyphs[codePoint] : undefined),
     advanceOf,
     widthOf(text, size) {
       let width = 0;
       for (let i = 0; i < text.length; i++) {
-        const codePoint = text.codePointAt(i)!;
-        if (codePoint > 0xffff) i++;
-        width += advanceOf(codePoint);
+        const code = text.charCodeAt(i);
+        width += code >= 0xd800 && code <= 0xdfff ? advances[0]! : advances[code]!;
       }
       return (width * size) / 1000;
     },

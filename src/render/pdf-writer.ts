@@ -1,3 +1,4 @@
+import pako from 'pako';
 import { PDFDocument, PDFName, PDFString, type PDFContext, type PDFRef } from 'pdf-lib';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
 import type { FontFace, FontSet, FontWeight } from './fonts.ts';
@@ -20,18 +21,23 @@ export interface PdfInput {
 }
 
 const FONT_RESOURCE: Record<FontWeight, string> = { regular: 'F1', bold: 'F2' };
+/**
+ * Content streams are rebuilt for every document, so they get pako's fast level; font subsets are cached and
+ * get the default level, where the size matters more.
+ */
+const CONTENT_COMPRESSION_LEVEL = 3;
 /** Fill opacity of the preview watermark: legible across the page without hiding what is under it. */
 const WATERMARK_OPACITY = 0.16;
 
-/** Numbers in content streams: at most 2 decimals, no trailing zeros; the same text in every runtime. */
+/** Numbers in content streams: rounded to 2 decimals, shortest form; the same text in every runtime. */
 function num(value: number): string {
-  const fixed = value.toFixed(2);
-  const trimmed = fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
-  return trimmed === '-0' ? '0' : trimmed;
+  const rounded = Math.round(value * 100) / 100;
+  return rounded === 0 ? '0' : String(rounded);
 }
 
 const rgb = (color: Rgb, operator: 'rg' | 'RG') => `${num(color[0])} ${num(color[1])} ${num(color[2])} ${operator}`;
-const hex4 = (value: number) => value.toString(16).toUpperCase().padStart(4, '0');
+const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).toUpperCase().padStart(2, '0'));
+const hex4 = (value: number) => HEX_BYTES[value >> 8]! + HEX_BYTES[value & 0xff]!;
 
 /** The glyphs one font draws in a document, renumbered for its subset. */
 class FontUse {
@@ -87,11 +93,46 @@ function toUnicodeCMap(use: FontUse): string {
   return `/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n${blocks.join('\n')}\nendcmap\nCMapName currentdict /CMap defineresource pop\nend\nend`;
 }
 
+/** What embedding a font subset costs to compute: the same for the same glyphs, so kept for reuse. */
+interface EmbeddedSubset {
+  name: string;
+  fontFile: Uint8Array;
+  fontFileLength: number;
+  toUnicode: Uint8Array;
+  widths: number[];
+}
+
+const SUBSET_CACHE_SIZE = 64;
+const subsetCache = new Map<string, EmbeddedSubset>();
+
+/** Subsetting and compressing a font is a pure function of its glyphs, so recent results are reused (LRU). */
+function subsetFor(use: FontUse): EmbeddedSubset {
+  const key = `${use.face.postscriptName}:${[...use.used].map(([gid, cp]) => `${gid}.${cp}`).join(',')}`;
+  const cached = subsetCache.get(key);
+  if (cached) {
+    subsetCache.delete(key);
+    subsetCache.set(key, cached);
+    return cached;
+  }
+  const { file } = use.face;
+  const scale = 1000 / file.unitsPerEm;
+  const fontFile = subsetTrueType(file, use.glyphs);
+  const subset = {
+    name: `${use.tag()}+${use.face.postscriptName}`,
+    fontFile: pako.deflate(fontFile),
+    fontFileLength: fontFile.length,
+    toUnicode: pako.deflate(new TextEncoder().encode(toUnicodeCMap(use))),
+    widths: use.glyphs.map((gid) => Math.round(file.advances[gid]! * scale)),
+  };
+  subsetCache.set(key, subset);
+  if (subsetCache.size > SUBSET_CACHE_SIZE) subsetCache.delete(subsetCache.keys().next().value!);
+  return subset;
+}
+
 function embedFont(context: PDFContext, use: FontUse): PDFRef {
   const { file } = use.face;
   const scale = 1000 / file.unitsPerEm;
-  const name = `${use.tag()}+${use.face.postscriptName}`;
-  const fontFile = subsetTrueType(file, use.glyphs);
+  const { name, fontFile, fontFileLength, toUnicode, widths } = subsetFor(use);
   const descriptor = context.obj({
     Type: 'FontDescriptor',
     FontName: name,
@@ -102,9 +143,8 @@ function embedFont(context: PDFContext, use: FontUse): PDFRef {
     Descent: Math.round(file.descent * scale),
     CapHeight: Math.round(file.capHeight * scale),
     StemV: 80,
-    FontFile2: context.register(context.flateStream(fontFile, { Length1: fontFile.length })),
+    FontFile2: context.register(context.stream(fontFile, { Filter: 'FlateDecode', Length1: fontFileLength })),
   });
-  const widths = use.glyphs.map((gid) => Math.round(file.advances[gid]! * scale));
   const cidFont = context.obj({
     Type: 'Font',
     Subtype: 'CIDFontType2',
@@ -114,7 +154,6 @@ function embedFont(context: PDFContext, use: FontUse): PDFRef {
     W: [0, widths],
     CIDToGIDMap: 'Identity',
   });
-  const toUnicode = context.register(context.flateStream(new TextEncoder().encode(toUnicodeCMap(use))));
   return context.register(
     context.obj({
       Type: 'Font',
@@ -122,21 +161,51 @@ function embedFont(context: PDFContext, use: FontUse): PDFRef {
       BaseFont: name,
       Encoding: 'Identity-H',
       DescendantFonts: [context.register(cidFont)],
-      ToUnicode: toUnicode,
+      ToUnicode: context.register(context.stream(toUnicode, { Filter: 'FlateDecode' })),
     }),
   );
 }
 
+/**
+ * One page's content stream. Text runs share one BT … ET and state operators are written only when the font,
+ * size or colour changes, which keeps the stream (and its compression) small.
+ */
 function contentOf(ops: readonly DrawOp[], size: PageSize, uses: Record<FontWeight, FontUse>): string {
   const out: string[] = [];
   const flip = (y: number) => size.height - y;
+  let inText = false;
+  let font = '';
+  let fill = '';
+  let lineX = 0;
+  let lineY = 0;
+  const setFill = (color: Rgb) => {
+    const operator = rgb(color, 'rg');
+    if (operator !== fill) out.push((fill = operator));
+  };
+  const endText = () => {
+    if (inText) out.push('ET');
+    inText = false;
+  };
   for (const op of ops) {
+    if (op.kind === 'text') {
+      if (!inText) {
+        out.push('BT');
+        lineX = lineY = 0;
+      }
+      inText = true;
+      setFill(op.color);
+      const selected = `/${FONT_RESOURCE[op.weight]} ${num(op.size)} Tf`;
+      if (selected !== font) out.push((font = selected));
+      const [x, y] = [Math.round(op.x * 100) / 100, Math.round(flip(op.y) * 100) / 100];
+      out.push(`${num(x - lineX)} ${num(y - lineY)} Td <${uses[op.weight].encode(op.text)}> Tj`);
+      [lineX, lineY] = [x, y];
+      continue;
+    }
+    endText();
     switch (op.kind) {
-      case 'text':
-        out.push(`BT ${rgb(op.color, 'rg')} /${FONT_RESOURCE[op.weight]} ${num(op.size)} Tf 1 0 0 1 ${num(op.x)} ${num(flip(op.y))} Tm <${uses[op.weight].encode(op.text)}> Tj ET`);
-        break;
       case 'rect':
-        out.push(`${rgb(op.color, 'rg')} ${num(op.x)} ${num(flip(op.y + op.height))} ${num(op.width)} ${num(op.height)} re f`);
+        setFill(op.color);
+        out.push(`${num(op.x)} ${num(flip(op.y + op.height))} ${num(op.width)} ${num(op.height)} re f`);
         break;
       case 'frame':
         out.push(`${rgb(op.color, 'RG')} ${num(op.lineWidth)} w ${num(op.x)} ${num(flip(op.y + op.height))} ${num(op.width)} ${num(op.height)} re S`);
@@ -159,6 +228,7 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, uses: Record<FontWeig
         break;
     }
   }
+  endText();
   return out.join('\n');
 }
 
@@ -191,7 +261,8 @@ export async function writePdf(input: PdfInput): Promise<Uint8Array> {
   for (const ops of input.pages) {
     const page = doc.addPage([input.size.width, input.size.height]);
     const content = new TextEncoder().encode(contentOf(ops, input.size, uses));
-    page.node.set(PDFName.of('Contents'), context.register(context.flateStream(content)));
+    const compressed = pako.deflate(content, { level: CONTENT_COMPRESSION_LEVEL });
+    page.node.set(PDFName.of('Contents'), context.register(context.stream(compressed, { Filter: 'FlateDecode' })));
     page.node.set(PDFName.of('Resources'), resources);
     const links = ops.flatMap((op) =>
       op.kind === 'link'

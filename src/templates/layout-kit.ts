@@ -16,9 +16,9 @@ export function moneyWithCurrency(value: Decimal, currency: string, digits: numb
 export function itemColumns(currency: string): Column[] {
   return [
     { title: 'Description', width: 0, align: 'left' },
-    { title: 'Qty', width: 62, align: 'right' },
-    { title: `Unit price (${currency})`, width: 100, align: 'right' },
-    { title: `Amount (${currency})`, width: 100, align: 'right' },
+    { title: 'Qty', width: 52, align: 'right' },
+    { title: `Unit price (${currency})`, width: 96, align: 'right' },
+    { title: `Amount (${currency})`, width: 96, align: 'right' },
   ];
 }
 
