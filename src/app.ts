@@ -3,6 +3,7 @@ import type { AppConfig } from './config.ts';
 import { HEADERS } from './contract/headers.ts';
 import { NEWEST_API_VERSION } from './contract/version.ts';
 import type { Database } from './db/database.ts';
+import type { FontSet } from './render/fonts.ts';
 import { ApiError } from './http/api-error.ts';
 import type { RequestContext } from './http/context.ts';
 import { newRequestId } from './http/request-id.ts';
@@ -16,6 +17,8 @@ export interface AppDeps {
   readonly db: Database;
   readonly clock: Clock;
   readonly config: AppConfig;
+  /** Parsed once per process (or isolate) and shared by every render. */
+  readonly fonts: FontSet;
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>;

@@ -2,6 +2,8 @@ import { createApp, type FetchHandler } from '../app.ts';
 import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { DEFAULT_DATABASE_URL, openDatabase } from '../db/libsql.ts';
+import { readFontFiles } from '../render/font-files.ts';
+import { loadFonts } from '../render/fonts.ts';
 
 export interface ServerSetup {
   fetch: FetchHandler;
@@ -22,7 +24,8 @@ export async function startServer(env: Record<string, string | undefined>): Prom
     const config = loadConfig(env);
     const port = readPort(env.PORT);
     const { db } = await openDatabase(env.DATABASE_URL || DEFAULT_DATABASE_URL, env.DATABASE_AUTH_TOKEN);
-    return { fetch: createApp({ db, clock: systemClock, config }), port, hostname: env.HOST || '127.0.0.1' };
+    const fonts = loadFonts(readFontFiles());
+    return { fetch: createApp({ db, clock: systemClock, config, fonts }), port, hostname: env.HOST || '127.0.0.1' };
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`svc: invalid configuration: ${error.message}`);

@@ -4,6 +4,9 @@ import { systemClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import * as schema from '../db/schema.ts';
+import { loadFonts } from '../render/fonts.ts';
+import bold from '../../fonts/NotoSans-Bold.ttf';
+import regular from '../../fonts/NotoSans-Regular.ttf';
 
 interface Env {
   DB: D1Database;
@@ -17,6 +20,7 @@ function appFor(env: Env): FetchHandler {
     db: drizzle(env.DB, { schema }) as unknown as Database,
     clock: systemClock,
     config: loadConfig(env as unknown as Record<string, string | undefined>),
+    fonts: loadFonts({ regular: new Uint8Array(regular), bold: new Uint8Array(bold) }),
   });
   return app;
 }

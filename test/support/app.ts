@@ -4,7 +4,16 @@ import { loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
 import type { RouteSpec } from '../../src/http/route.ts';
+import { readFontFiles } from '../../src/render/font-files.ts';
+import { loadFonts, type FontSet } from '../../src/render/fonts.ts';
 import { ROUTES } from '../../src/routes/index.ts';
+
+let fonts: FontSet | undefined;
+/** Fonts are parsed once per test file, as once per process in production. */
+export function testFonts(): FontSet {
+  fonts ??= loadFonts(readFontFiles());
+  return fonts;
+}
 
 export const BASE = 'http://svc.test';
 
@@ -36,6 +45,6 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const { db } = await openDatabase(':memory:');
   const clock = new TestClock();
-  const fetch = createApp({ db, clock, config: loadConfig(options.env ?? {}) }, options.routes ?? ROUTES);
+  const fetch = createApp({ db, clock, config: loadConfig(options.env ?? {}), fonts: testFonts() }, options.routes ?? ROUTES);
   return { fetch, db, clock, call: (path, init) => fetch(new Request(`${BASE}${path}`, init)) };
 }

@@ -1,0 +1,17 @@
+import { parseDocumentRequest } from '../src/documents/request.ts';
+import { parseJson } from '../src/http/json-parse.ts';
+import { readFontFiles } from '../src/render/font-files.ts';
+import { loadFonts } from '../src/render/fonts.ts';
+import { renderPdf } from '../src/render/index.ts';
+import { REFERENCES, referenceBody, timeRuns } from './measure.ts';
+
+/**
+ * Renders the reference requests in this process (Node or Bun, whichever runs this file) and prints one JSON
+ * line per document. Fonts are parsed once, as in the server; each render is the whole renderPdf call.
+ */
+const fonts = loadFonts(readFontFiles());
+for (const reference of REFERENCES) {
+  const request = parseDocumentRequest(parseJson(referenceBody(reference.file)));
+  const summary = await timeRuns(async () => (await renderPdf(request, fonts)).length);
+  console.log(JSON.stringify({ document: reference.name, ...summary }));
+}

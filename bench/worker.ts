@@ -1,0 +1,28 @@
+import { parseDocumentRequest, type DocumentRequest } from '../src/documents/request.ts';
+import { parseJson } from '../src/http/json-parse.ts';
+import { loadFonts } from '../src/render/fonts.ts';
+import { renderPdf } from '../src/render/index.ts';
+import bold from '../fonts/NotoSans-Bold.ttf';
+import regular from '../fonts/NotoSans-Regular.ttf';
+
+/**
+ * Benchmark Worker: POST /prepare/<name> parses a request once; GET /render/<name> renders it; GET /noop is
+ * the baseline the runner subtracts, so what remains is the render time inside workerd.
+ */
+const fonts = loadFonts({ regular: new Uint8Array(regular), bold: new Uint8Array(bold) });
+const prepared = new Map<string, DocumentRequest>();
+
+export default {
+  async fetch(request: Request): Promise<Response> {
+    const [, action, name = ''] = new URL(request.url).pathname.split('/');
+    if (action === 'prepare') {
+      prepared.set(name, parseDocumentRequest(parseJson(await request.text())));
+      return new Response('ok');
+    }
+    if (action === 'render') {
+      const bytes = await renderPdf(prepared.get(name)!, fonts);
+      return new Response(String(bytes.length));
+    }
+    return new Response('0');
+  },
+};
