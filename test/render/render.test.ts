@@ -1,0 +1,256 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { UndrawableText } from '../../src/render/pdf-writer.ts';
+import { TEMPLATES, findTemplate } from '../../src/templates/registry.ts';
+import { readPdf, sha256 } from '../support/pdf.ts';
+import { BIN, ROOT } from '../support/processes.ts';
+import { renderBody } from '../support/render.ts';
+import { INVOICE_FIELDS, QUOTE_FIELDS, RECEIPT_FIELDS } from '../support/requests.ts';
+
+const reference = (file: string) => JSON.parse(readFileSync(join(ROOT, '../shared/bench', file), 'utf8'));
+const final = (template: string, fields: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  template,
+  mode: 'final',
+  fields,
+  ...extra,
+});
+
+/**
+ * The bytes of these fixtures per template version. A change that alters them fails here until the
+ * template's version is raised (spec 9.5: appearance → minor, no output change → patch) and the hash renewed.
+ */
+const FIXTURES: Record<string, () => unknown> = {
+  'invoice@2.0.0 reference 3 lines': () => reference('reference-invoice.json'),
+  'invoice@2.0.0 reference 50 lines': () => reference('reference-invoice-50.json'),
+  'invoice@2.0.0 example letter preview': () => ({ ...findTemplate('invoice')!.example, paper: 'letter' }),
+  'quote@1.0.0 example': () => ({ ...findTemplate('quote')!.example, mode: 'final' }),
+  'receipt@1.0.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
+};
+const GOLDEN: Record<string, string> = {
+  'invoice@2.0.0 reference 3 lines': 'a49bfd428c517ca901b0abd713be403145e04ed9b266b1777cce6eed995719cb',
+  'invoice@2.0.0 reference 50 lines': 'c9b16cdc68cf6fb433fc67da66a65866c86cc8771036906d63b461d3c2dc68bb',
+  'invoice@2.0.0 example letter preview': '6afe63669113b91b3acae7f137ff30b47c2a622526a13a76f095a8b4ea67ce06',
+  'quote@1.0.0 example': 'ae6c8fd4d0bf24f5ddf7341058f3ee41d96b6971d53d00cdd2528f27fa99a327',
+  'receipt@1.0.0 example': '72f4426421b7235655f22ecb2c320201cde15fe968789627d57ca82e19b5f44e',
+};
+
+describe('deterministic bytes (spec 9.7)', () => {
+  it.each(Object.keys(FIXTURES))('%s matches its golden SHA-256', async (name) => {
+    const [slug, version] = name.split(' ')[0]!.split('@');
+    expect(findTemplate(slug!)!.version, 'raise the golden when the version changes').toBe(version);
+    expect(sha256(await renderBody(FIXTURES[name]!()))).toBe(GOLDEN[name]);
+  });
+
+  it('gives the same bytes again, after other documents in between', async () => {
+    const body = reference('reference-invoice.json');
+    const first = sha256(await renderBody(body));
+    for (const template of TEMPLATES) await renderBody(template.example);
+    await renderBody(reference('reference-invoice-50.json'));
+    expect(sha256(await renderBody(body))).toBe(first);
+  });
+
+  it('gives the same bytes in a fresh Node process and in Bun', async () => {
+    const expected = sha256(await renderBody(reference('reference-invoice.json')));
+    const script = join(ROOT, 'test/support/render-sha.ts');
+    const input = join(ROOT, '../shared/bench/reference-invoice.json');
+    expect(execFileSync(process.execPath, [script, input], { encoding: 'utf8' }).trim()).toBe(expected);
+    expect(execFileSync(join(BIN, 'bun'), [script, input], { encoding: 'utf8' }).trim()).toBe(expected);
+  });
+
+  it('stays under 30 KB for the reference documents', async () => {
+    expect((await renderBody(reference('reference-invoice.json'))).length).toBeLessThan(30_000);
+    expect((await renderBody(reference('reference-invoice-50.json'))).length).toBeLessThan(30_000);
+  });
+});
+
+describe('what each template prints (spec 2.5)', () => {
+  it('invoice: heading, parties, facts, table, totals, payment block and notes', async () => {
+    const pdf = await readPdf(await renderBody(reference('reference-invoice.json')));
+    expect(pdf.title).toBe('Invoice INV-2025-00042');
+    const text = pdf.text;
+    for (const expected of [
+      'INVOICE', 'Nordlicht Software GmbH', 'Tax / VAT No. DE123456789', 'BILL TO', 'Ακρόπολη Τεχνολογίες Α.Ε.',
+      'Invoice no.', 'INV-2025-00042', 'Due date', '2025-12-03', 'PO no.', 'PO-77813',
+      'Description', 'Qty', 'Unit price (EUR)', 'Amount (EUR)', 'Консультации по интеграции / Integration',
+      'Subtotal', '4,840.00', 'Discount (10%)', '-484.00', 'VAT 21%', '914.76', 'EUR 5,270.76', 'Amount paid', '1,000.00',
+      'Balance due', 'EUR 4,270.76', 'PAYMENT TERMS', 'PAYMENT INSTRUCTIONS', 'PAY ONLINE', 'NOTES', 'Page 1 of 1',
+    ]) {
+      expect(text, expected).toContain(expected);
+    }
+    expect(text).not.toContain('TAX INVOICE');
+    expect(text).not.toContain('Ref.');
+    expect(text).not.toContain('PREVIEW');
+  });
+
+  it('invoice: the payment link is printed in full and links to exactly that text', async () => {
+    const link = '  HTTPS://pay.example.com/i/' + 'x'.repeat(250) + '?a=1&b=2  ';
+    const pdf = await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, payment_link: link })));
+    const printed = 'https://pay.example.com/i/' + 'x'.repeat(250) + '?a=1&b=2';
+    const links = pdf.pages.flatMap((page) => page.links);
+    expect(links.length).toBeGreaterThan(1);
+    expect(new Set(links.map((l) => l.url))).toEqual(new Set([printed]));
+    const linkLines = pdf.pages[0]!.items.filter((item) => printed.includes(item.text) && item.text.length > 10).map((item) => item.text);
+    expect(linkLines.join('')).toBe(printed);
+  });
+
+  it('invoice: optional fields left out take their labels with them', async () => {
+    const text = (await readPdf(await renderBody(final('invoice', INVOICE_FIELDS)))).text;
+    for (const label of ['Tax / VAT No.', 'Due date', 'PO no.', 'Ref.', 'Discount', 'Tax', 'Amount paid', 'PAY ONLINE', 'NOTES', 'PAYMENT TERMS']) {
+      expect(text, label).not.toContain(label);
+    }
+    expect(text).toContain('Balance due');
+  });
+
+  it('invoice: the tax line is called Tax without tax_label, and Ref. prints related_document', async () => {
+    const text = (await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, tax_rate: '7.5%', related_document: 'PO-REF-9' })))).text;
+    expect(text).toContain('Tax 7.5%');
+    expect(text).toContain('Ref.');
+    expect(text).toContain('PO-REF-9');
+  });
+
+  it('prints text as sent: markup characters are themselves', async () => {
+    const text = (await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, seller_name: '<b>&amp; "Co" </b>' })))).text;
+    expect(text).toContain('<b>&amp; "Co" </b>');
+  });
+
+  it('quote with items: heading from document_title, Prepared for, valid until, scope, totals, acceptance block', async () => {
+    const pdf = await readPdf(await renderBody({ ...findTemplate('quote')!.example, mode: 'final' }));
+    expect(pdf.title).toBe('Quote Q-2026-014');
+    for (const expected of ['QUOTE', 'PREPARED FOR', 'Quote no.', 'Valid until', 'SCOPE OF WORK', 'Subtotal', 'USD 5,200.00', 'TERMS', 'ACCEPTED BY', 'Name', 'Signature', 'Date']) {
+      expect(pdf.text, expected).toContain(expected);
+    }
+  });
+
+  it('estimate with a fixed amount, printed normalised, and no acceptance block', async () => {
+    const pdf = await readPdf(await renderBody(final('quote', { ...QUOTE_FIELDS, document_title: 'Estimate', amount: '1250.5' })));
+    expect(pdf.title).toBe('Estimate Q-1');
+    expect(pdf.text).toContain('ESTIMATE');
+    expect(pdf.text).toContain('USD 1,250.50');
+    expect(pdf.text).not.toContain('ACCEPTED BY');
+    expect(pdf.text).not.toContain('Subtotal');
+  });
+
+  it('receipt: heading, Received from, Invoice no., amount received with a PAID stamp, payment facts', async () => {
+    const pdf = await readPdf(await renderBody({ ...findTemplate('receipt')!.example, mode: 'final' }));
+    expect(pdf.title).toBe('Payment receipt R-0042');
+    for (const expected of ['PAYMENT RECEIPT', 'RECEIVED FROM', 'Invoice no.', 'INV-001', 'AMOUNT RECEIVED', 'EUR 1,045.00', 'PAID', 'Payment method', 'Bank transfer', 'Payment reference', 'TX-88231']) {
+      expect(pdf.text, expected).toContain(expected);
+    }
+    const items = pdf.pages[0]!.items;
+    const amount = items.find((item) => item.text === 'EUR 1,045.00')!;
+    const stamp = items.find((item) => item.text === 'PAID')!;
+    expect(stamp.y).toBeLessThan(amount.y);
+  });
+
+  it('receipt: the deprecated invoice_reference prints as Invoice no. too', async () => {
+    const text = (await readPdf(await renderBody(final('receipt', { ...RECEIPT_FIELDS, invoice_reference: 'INV-OLD-7' })))).text;
+    expect(text).toContain('Invoice no.');
+    expect(text).toContain('INV-OLD-7');
+  });
+
+  it('money says its currency and uses its minor digits: JPY without decimals, KWD with three', async () => {
+    const jpy = (await readPdf(await renderBody(final('receipt', { ...RECEIPT_FIELDS, currency: 'JPY', amount: '1234567' })))).text;
+    expect(jpy).toContain('JPY 1,234,567');
+    const kwd = (await readPdf(await renderBody(final('receipt', { ...RECEIPT_FIELDS, currency: 'KWD', amount: '1234.5' })))).text;
+    expect(kwd).toContain('KWD 1,234.500');
+  });
+});
+
+describe('paper sizes', () => {
+  it('A4 by default, Letter when asked', async () => {
+    const a4 = await readPdf(await renderBody(final('receipt', RECEIPT_FIELDS)));
+    expect([Math.round(a4.pages[0]!.width), Math.round(a4.pages[0]!.height)]).toEqual([595, 842]);
+    const letter = await readPdf(await renderBody(final('receipt', RECEIPT_FIELDS, { paper: 'letter' })));
+    expect([letter.pages[0]!.width, letter.pages[0]!.height]).toEqual([612, 792]);
+  });
+});
+
+describe('preview marking (spec 3)', () => {
+  it('marks every page of a preview with real text and titles it as a preview', async () => {
+    const body = { ...reference('reference-invoice-50.json'), mode: 'preview' };
+    const pdf = await readPdf(await renderBody(body));
+    expect(pdf.title).toBe('Preview – not a valid document');
+    expect(pdf.pages.length).toBeGreaterThan(1);
+    for (const page of pdf.pages) {
+      expect(page.items.filter((item) => item.text === 'PREVIEW · NOT A VALID DOCUMENT').length).toBe(2);
+    }
+  });
+
+  it('never marks a final', async () => {
+    const pdf = await readPdf(await renderBody(reference('reference-invoice-50.json')));
+    expect(pdf.text).not.toContain('PREVIEW');
+    expect(pdf.title).toBe('Invoice INV-2025-00050');
+  });
+});
+
+describe('long content', () => {
+  const long = (n: number, what: string) => `${what} `.repeat(Math.ceil(n / (what.length + 1))).slice(0, n).trim();
+  const longFields = {
+    ...INVOICE_FIELDS,
+    seller_details: long(2000, 'Seller address line'),
+    client_details: long(2000, 'Client address line'),
+    payment_instructions: long(2000, 'Pay by bank transfer'),
+    notes: long(2000, 'Note text'),
+    invoice_number: 'N'.repeat(200),
+    payment_link: `https://pay.example.com/${'p'.repeat(270)}`,
+    items: Array.from({ length: 50 }, (_, i) => ({
+      description: `Item ${String(i).padStart(2, '0')} ${'d'.repeat(60)} ${'w'.repeat(120)} end${String(i).padStart(2, '0')}`.slice(0, 200),
+      quantity: '1',
+      unit_price: `${i + 1}.00`,
+    })),
+  };
+
+  it('paginates a 50-item invoice with 200-character descriptions and 2,000-character blocks', async () => {
+    const pdf = await readPdf(await renderBody(final('invoice', longFields)));
+    const count = pdf.pages.length;
+    expect(count).toBeGreaterThan(2);
+    pdf.pages.forEach((page, index) => {
+      expect(page.text).toContain(`Page ${index + 1} of ${count}`);
+      for (const item of page.items) {
+        expect(item.x).toBeGreaterThanOrEqual(49.9);
+        expect(item.x + item.width).toBeLessThanOrEqual(page.width - 49.9);
+        expect(item.y).toBeGreaterThan(20);
+        expect(item.y).toBeLessThan(page.height - 30);
+      }
+    });
+    const tablePages = pdf.pages.filter((page) => page.items.some((item) => /^Item \d\d/.test(item.text)));
+    expect(tablePages.length).toBeGreaterThan(1);
+    for (const page of tablePages) expect(page.items.some((item) => item.text === 'Description')).toBe(true);
+    for (let i = 0; i < 50; i++) {
+      const id = String(i).padStart(2, '0');
+      const start = pdf.pages.findIndex((page) => page.items.some((item) => item.text.startsWith(`Item ${id}`)));
+      const end = pdf.pages.findIndex((page) => page.items.some((item) => item.text.includes(`end${id}`)));
+      const amount = pdf.pages.findIndex((page) => page.items.some((item) => item.text === `${i + 1}.00`));
+      expect([start, end], `row ${id} is on one page`).toEqual([amount, amount]);
+    }
+    const totals = pdf.pages.filter((page) => page.items.some((item) => ['Subtotal', 'Balance due'].includes(item.text)));
+    expect(totals).toHaveLength(1);
+    expect(totals[0]!.text).toContain('Subtotal');
+    expect(totals[0]!.text).toContain('Balance due');
+  });
+
+  it('breaks a word wider than its column by character, never past the column', async () => {
+    const word = 'W'.repeat(200);
+    const pdf = await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, seller_name: word, items: [{ description: word, quantity: '1', unit_price: '1' }] })));
+    const page = pdf.pages[0]!;
+    const pieces = page.items.filter((item) => /^W+$/.test(item.text));
+    expect(pieces.map((p) => p.text).join('').length).toBe(400);
+    for (const piece of pieces) expect(piece.x + piece.width).toBeLessThanOrEqual(page.width - 49.9);
+  });
+});
+
+describe('characters the fonts cannot draw', () => {
+  it('are refused, naming them, rather than drawn as empty boxes', async () => {
+    const attempt = renderBody(final('invoice', { ...INVOICE_FIELDS, client_name: 'Client 株式会社 😀' }));
+    await expect(attempt).rejects.toBeInstanceOf(UndrawableText);
+    await expect(attempt).rejects.toThrow('U+682A');
+  });
+
+  it('Latin with diacritics, Vietnamese, Greek, Cyrillic and common symbols are drawn', async () => {
+    const text = 'Łódź Ærø Ğüzel Tiếng Việt Ἀθῆναι Україна Қазақ € £ ¥ ₹ № ™ – — … « » “ ”';
+    const pdf = await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, notes: text })));
+    expect(pdf.text).toContain(text);
+  });
+});
