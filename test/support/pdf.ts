@@ -22,7 +22,7 @@ export function sha256(bytes: Uint8Array): string {
 
 /** Reads a PDF with pdf.js, an implementation independent of the one that wrote it. */
 export async function readPdf(bytes: Uint8Array): Promise<PdfSummary> {
-  const task = getDocument({ data: Uint8Array.from(bytes), useSystemFonts: false, isEvalSupported: false, verbosity: 0 });
+  const task = getDocument({ data: Uint8Array.from(bytes), useSystemFonts: false, verbosity: 0 });
   const document = await task.promise;
   const metadata = await document.getMetadata();
   const pages: PdfPage[] = [];
