@@ -1,7 +1,14 @@
+import { LIMITS } from './contract/limits.ts';
+
 /** Operator configuration, read from environment variables only (README lists each with its default). */
 export interface AppConfig {
   /** `{base_url}` of the contract, without a trailing slash; the request's origin when unset. */
   readonly publicBaseUrl: string | undefined;
+  /** Largest PDF sent as a file, and inside JSON before base64 (section 7: 413 response_too_large). */
+  readonly pdfFileLimit: number;
+  readonly pdfJsonLimit: number;
+  /** How long the commit may take before the answer is 500 commit_status_unknown. */
+  readonly commitTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -23,6 +30,12 @@ function readBaseUrl(env: Env): string | undefined {
   return value.replace(/\/+$/, '');
 }
 
-export function loadConfig(env: Env): AppConfig {
-  return { publicBaseUrl: readBaseUrl(env) };
+export function loadConfig(env: Env, overrides: Partial<AppConfig> = {}): AppConfig {
+  return {
+    publicBaseUrl: readBaseUrl(env),
+    pdfFileLimit: LIMITS.pdfFileBytes,
+    pdfJsonLimit: LIMITS.pdfJsonBytes,
+    commitTimeoutMs: 10_000,
+    ...overrides,
+  };
 }

@@ -6,7 +6,7 @@ import { writePdf } from './pdf-writer.ts';
 export const PREVIEW_TITLE = 'Preview – not a valid document';
 
 /** Renders a validated request as PDF bytes: the same request and template version give the same bytes. */
-export async function renderPdf(request: DocumentRequest, fonts: FontSet): Promise<Uint8Array> {
+export async function renderPdf(request: DocumentRequest, fonts: FontSet): Promise<Uint8Array<ArrayBuffer>> {
   const preview = request.mode === 'preview';
   const title = request.template.titleOf(request.values);
   const document = new BusinessDocument(fonts, request.paper, `${title} (continued)`);

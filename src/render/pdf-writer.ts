@@ -237,7 +237,7 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, uses: Record<FontWeig
  * a ToUnicode map (so it can be searched and copied), links as URI annotations. No dates, ids or counters:
  * the same input gives the same bytes.
  */
-export async function writePdf(input: PdfInput): Promise<Uint8Array> {
+export async function writePdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer>> {
   const uses = { regular: new FontUse(input.fonts.regular), bold: new FontUse(input.fonts.bold) };
   const missing = new Set<number>();
   for (const ops of input.pages) {
@@ -281,6 +281,6 @@ export async function writePdf(input: PdfInput): Promise<Uint8Array> {
     );
     if (links.length) page.node.set(PDFName.of('Annots'), context.obj(links));
   }
-  return doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false });
+  return (await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false })) as Uint8Array<ArrayBuffer>;
 }
 

@@ -1,5 +1,9 @@
 import type { RouteSpec } from '../http/route.ts';
 import { getAccount } from './account.get.ts';
+import { createDocumentRoute } from './documents.create.ts';
+import { getDocumentFileRoute } from './documents.file.ts';
+import { getDocumentRoute } from './documents.get.ts';
+import { listDocumentsRoute } from './documents.list.ts';
 import { validateDocument } from './documents.validate.ts';
 import { docsPages } from './docs.ts';
 import { openApiRoute } from './openapi.ts';
@@ -11,7 +15,11 @@ export const API_ROUTES: readonly RouteSpec[] = [
   listTemplates,
   getTemplate,
   openApiRoute(() => API_ROUTES),
+  createDocumentRoute,
   validateDocument,
+  listDocumentsRoute,
+  getDocumentRoute,
+  getDocumentFileRoute,
   getAccount,
 ];
 

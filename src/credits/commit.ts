@@ -1,0 +1,61 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/database.ts';
+import { accounts, documents, idempotencyKeys } from '../db/schema.ts';
+import type { Lease } from '../idempotency/lease.ts';
+
+export type NewDocumentRow = typeof documents.$inferInsert & { id: string; accountId: string };
+
+export type CommitOutcome =
+  | { kind: 'committed'; creditsRemaining: number }
+  | { kind: 'no_credit' }
+  | { kind: 'lease_lost' };
+
+/**
+ * The one atomic step after the PDF exists: a batch that records the document, takes the credit (final) and
+ * completes the idempotency key. The record is inserted only while the account has a credit and, with a key,
+ * only while this attempt still holds the lease; the charge and the key update happen only if that record now
+ * exists. So a taken-over attempt commits nothing, and no document is charged twice or the balance driven
+ * below zero, with any number of processes or isolates on the database.
+ */
+export async function commitDocument(
+  db: Database,
+  input: { row: NewDocumentRow; charge: boolean; lease: Lease | undefined },
+): Promise<CommitOutcome> {
+  const { row, charge, lease } = input;
+  const hasCredit = charge
+    ? sql`EXISTS (SELECT 1 FROM ${accounts} WHERE id = ${row.accountId} AND credits_remaining > 0)`
+    : sql`1 = 1`;
+  const holdsLease = lease
+    ? sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE account_id = ${lease.accountId} AND key = ${lease.key}
+        AND lease_id = ${lease.leaseId} AND document_id IS NULL)`
+    : sql`1 = 1`;
+  const recorded = sql`EXISTS (SELECT 1 FROM ${documents} WHERE id = ${row.id})`;
+
+  const insert = db.all<{ id: string }>(sql`
+    INSERT INTO ${documents} (id, account_id, key_id, template, template_version, mode, paper, locale, reference, source,
+      credits_consumed, sha256, bytes, created_at)
+    SELECT ${row.id}, ${row.accountId}, ${row.keyId}, ${row.template}, ${row.templateVersion}, ${row.mode}, ${row.paper},
+      ${row.locale}, ${row.reference ?? null}, ${row.source}, ${row.creditsConsumed}, ${row.sha256}, ${row.bytes}, ${row.createdAt}
+    WHERE ${hasCredit} AND ${holdsLease}
+    RETURNING id`);
+  const balance = charge
+    ? db.update(accounts).set({ creditsRemaining: sql`credits_remaining - 1` }).where(and(eq(accounts.id, row.accountId), recorded)).returning({ credits: accounts.creditsRemaining })
+    : db.select({ credits: accounts.creditsRemaining }).from(accounts).where(eq(accounts.id, row.accountId));
+  const complete = lease
+    ? [
+        db
+          .update(idempotencyKeys)
+          .set({ documentId: row.id })
+          .where(and(eq(idempotencyKeys.accountId, lease.accountId), eq(idempotencyKeys.key, lease.key), eq(idempotencyKeys.leaseId, lease.leaseId), recorded)),
+      ]
+    : [];
+
+  const [inserted, credits] = (await db.batch([insert, balance, ...complete])) as [{ id: string }[], { credits: number }[]];
+  if (inserted.length === 1) return { kind: 'committed', creditsRemaining: credits[0]!.credits };
+  if (!lease) return { kind: 'no_credit' };
+  const [held] = await db
+    .select({ leaseId: idempotencyKeys.leaseId })
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.accountId, lease.accountId), eq(idempotencyKeys.key, lease.key)));
+  return held?.leaseId === lease.leaseId ? { kind: 'no_credit' } : { kind: 'lease_lost' };
+}

@@ -1,0 +1,199 @@
+import { renewPeriodIfEnded, findAccount } from '../accounts/store.ts';
+import { requireScope, type AuthContext } from '../auth/authenticate.ts';
+import { isoSeconds } from '../clock.ts';
+import { HEADERS } from '../contract/headers.ts';
+import { IN_PROGRESS_RETRY_AFTER_SECONDS } from '../contract/limits.ts';
+import { commitDocument } from '../credits/commit.ts';
+import { ApiError } from '../http/api-error.ts';
+import { wantsJson } from '../http/accept.ts';
+import { readJsonBody } from '../http/body.ts';
+import type { KeyedContext } from '../http/context.ts';
+import { isJsonObject, type JsonValue } from '../http/json-parse.ts';
+import { newId } from '../ids.ts';
+import { requestFingerprint } from '../idempotency/fingerprint.ts';
+import { readIdempotencyKey } from '../idempotency/key.ts';
+import { acquireLease, releaseLease, type Lease } from '../idempotency/lease.ts';
+import { renderPdf } from '../render/index.ts';
+import { UndrawableText } from '../render/pdf-writer.ts';
+import { documentFilename } from './filename.ts';
+import { findDocument } from './record.ts';
+import { parseDocumentRequest, type DocumentRequest } from './request.ts';
+import { documentCreated } from './respond.ts';
+
+/** Section 5.4: a final needs documents:create, a preview documents:preview; checked before the fields. */
+function requireModeScope(auth: AuthContext, body: JsonValue): void {
+  if (!isJsonObject(body)) return;
+  if (body.mode === 'final') requireScope(auth, 'documents:create');
+  if (body.mode === 'preview') requireScope(auth, 'documents:preview');
+}
+
+function inProgress(): ApiError {
+  return new ApiError('idempotency_in_progress', {
+    message: 'A request with this Idempotency-Key is still running; retry with the same key.',
+    headers: { [HEADERS.retryAfter]: String(IN_PROGRESS_RETRY_AFTER_SECONDS) },
+  });
+}
+
+function insufficientCredits(creditsRemaining: number, periodEnd: number): ApiError {
+  return new ApiError('insufficient_credits', {
+    message: 'No credit is left for a final document in this period.',
+    body: { credits_remaining: creditsRemaining, period_end: isoSeconds(periodEnd) },
+  });
+}
+
+async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', bytes);
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Renders, refusing what the fonts cannot draw (422) and what is too large to send in the asked form (413). */
+async function render(context: KeyedContext, document: DocumentRequest, asJson: boolean): Promise<Uint8Array<ArrayBuffer>> {
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = await renderPdf(document, context.deps.fonts);
+  } catch (error) {
+    if (!(error instanceof UndrawableText)) throw error;
+    throw new ApiError('render_rejected', {
+      message: `The document contains characters the bundled fonts cannot draw (${error.message.replace('cannot draw ', '')}); nothing was charged.`,
+    });
+  }
+  const limit = asJson ? context.deps.config.pdfJsonLimit : context.deps.config.pdfFileLimit;
+  if (bytes.length > limit) {
+    throw new ApiError('response_too_large', {
+      message: `The PDF is ${bytes.length} bytes, over the ${limit}-byte limit of the ${asJson ? 'JSON' : 'file'} form; nothing was charged.`,
+    });
+  }
+  return bytes;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`commit took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => {
+    if (timer !== undefined) clearTimeout(timer);
+  });
+}
+
+async function makeNew(context: KeyedContext, document: DocumentRequest, lease: Lease | undefined, asJson: boolean): Promise<Response> {
+  const { deps, auth } = context;
+  const final = document.mode === 'final';
+  const account = await renewPeriodIfEnded(deps.db, auth.account, deps.clock.now());
+  if (final && account.creditsRemaining <= 0) throw insufficientCredits(account.creditsRemaining, account.periodEnd);
+
+  const bytes = await render(context, document, asJson);
+  const row = {
+    id: newId('doc'),
+    accountId: account.id,
+    keyId: auth.key.id,
+    template: document.template.slug,
+    templateVersion: document.template.version,
+    mode: document.mode,
+    paper: document.paper,
+    locale: document.locale,
+    reference: document.reference,
+    source: 'api',
+    creditsConsumed: final ? 1 : 0,
+    sha256: await sha256Hex(bytes),
+    bytes: bytes.length,
+    createdAt: deps.clock.now(),
+  };
+  let outcome;
+  try {
+    outcome = await withTimeout(commitDocument(deps.db, { row, charge: final, lease }), deps.config.commitTimeoutMs);
+  } catch {
+    throw new ApiError('commit_status_unknown', {
+      message: 'The document was made but the credit could not be confirmed. Wait 35 seconds, then retry with the same Idempotency-Key; you are charged at most once.',
+      creditUsed: null,
+    });
+  }
+  if (outcome.kind === 'lease_lost') throw inProgress();
+  if (outcome.kind === 'no_credit') {
+    const current = (await findAccount(deps.db, account.id)) ?? account;
+    throw insufficientCredits(current.creditsRemaining, current.periodEnd);
+  }
+  return documentCreated(
+    {
+      row: { ...row, reference: row.reference },
+      bytes,
+      filename: documentFilename(document),
+      totals: document.totals,
+      digits: document.digits,
+      creditUsed: final,
+      creditsRemaining: outcome.creditsRemaining,
+      replay: false,
+    },
+    asJson,
+  );
+}
+
+/** Same key, same request, within 24 hours: the document again, re-rendered and checked against its record. */
+async function replay(context: KeyedContext, document: DocumentRequest, documentId: string, asJson: boolean): Promise<Response> {
+  const { deps, auth } = context;
+  const row = await findDocument(deps.db, auth.account.id, documentId, deps.clock.now());
+  if (!row || row.templateVersion !== document.template.version) {
+    throw new ApiError('idempotency_replay_unavailable', {
+      detail: 'template_version_changed',
+      message: `The ${document.template.slug} template has changed since this key was used; retry with a new key (a new document, which uses a credit).`,
+    });
+  }
+  const bytes = await render(context, document, asJson);
+  if ((await sha256Hex(bytes)) !== row.sha256) {
+    throw new ApiError('idempotency_replay_unavailable', {
+      detail: 'output_changed',
+      message: 'Making this document again no longer gives the recorded bytes; retry with a new key.',
+    });
+  }
+  const account = (await findAccount(deps.db, auth.account.id)) ?? auth.account;
+  return documentCreated(
+    {
+      row,
+      bytes,
+      filename: documentFilename(document),
+      totals: document.totals,
+      digits: document.digits,
+      creditUsed: false,
+      creditsRemaining: account.creditsRemaining,
+      replay: true,
+    },
+    asJson,
+  );
+}
+
+/**
+ * POST /api/v1/documents. Order: key header, body, scope by mode, every check of the validate route, the
+ * idempotency decision, the credit check, render, then one atomic commit before anything is sent.
+ */
+export async function createDocument(context: KeyedContext): Promise<Response> {
+  const { deps, auth, request } = context;
+  const idempotencyKey = readIdempotencyKey(request);
+  const body = await readJsonBody(request);
+  requireModeScope(auth, body);
+  const document = parseDocumentRequest(body);
+  const asJson = wantsJson(request.headers.get('Accept'));
+
+  let lease: Lease | undefined;
+  if (idempotencyKey !== undefined) {
+    const decision = await acquireLease(deps.db, {
+      accountId: auth.account.id,
+      key: idempotencyKey,
+      fingerprint: await requestFingerprint(document),
+      now: deps.clock.now(),
+    });
+    if (decision.kind === 'reused') {
+      throw new ApiError('idempotency_key_reused', { message: 'This Idempotency-Key was used for a different request; use a new key.' });
+    }
+    if (decision.kind === 'in_progress') throw inProgress();
+    if (decision.kind === 'replay') return replay(context, document, decision.documentId, asJson);
+    lease = decision.lease;
+  }
+
+  try {
+    return await makeNew(context, document, lease, asJson);
+  } catch (error) {
+    const unconfirmed = error instanceof ApiError && error.code === 'commit_status_unknown';
+    if (lease && !unconfirmed) await releaseLease(deps.db, lease).catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,21 @@
+import { HEADERS } from '../contract/headers.ts';
+import { LIMITS } from '../contract/limits.ts';
+import { ApiError } from '../http/api-error.ts';
+
+/**
+ * The Idempotency-Key header (section 4.2): 1 to 255 visible ASCII characters; a double-quoted value is read
+ * without the quotes. Undefined when the header is absent.
+ */
+export function readIdempotencyKey(request: Request): string | undefined {
+  const raw = request.headers.get(HEADERS.idempotencyKey);
+  if (raw === null) return undefined;
+  const value = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
+  if (value.length < 1 || value.length > LIMITS.idempotencyKeyChars || !/^[\x21-\x7e]+$/.test(value)) {
+    throw new ApiError('invalid_request', {
+      detail: 'invalid_idempotency_key',
+      field: HEADERS.idempotencyKey,
+      message: `${HEADERS.idempotencyKey} is 1 to ${LIMITS.idempotencyKeyChars} visible ASCII characters.`,
+    });
+  }
+  return value;
+}

@@ -1,0 +1,68 @@
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { LIMITS } from '../contract/limits.ts';
+import type { Database } from '../db/database.ts';
+import { idempotencyKeys } from '../db/schema.ts';
+import { newId } from '../ids.ts';
+
+export const TAKEOVER_AFTER_MS = LIMITS.idempotencyTakeoverSeconds * 1000;
+export const MEMORY_MS = LIMITS.idempotencyMemorySeconds * 1000;
+
+export interface Lease {
+  accountId: string;
+  key: string;
+  leaseId: string;
+}
+
+export type LeaseDecision =
+  | { kind: 'acquired'; lease: Lease }
+  | { kind: 'replay'; documentId: string }
+  | { kind: 'in_progress' }
+  | { kind: 'reused' };
+
+/**
+ * One INSERT … ON CONFLICT DO UPDATE decides who holds a key: a new key, a key forgotten after 24 hours, or a
+ * running attempt older than 35 seconds with the same request is taken by this attempt (a fresh lease id, so
+ * the earlier attempt's commit no longer matches); anything else is left as it is and read back.
+ */
+export async function acquireLease(
+  db: Database,
+  input: { accountId: string; key: string; fingerprint: string; now: number },
+): Promise<LeaseDecision> {
+  const leaseId = newId('lease');
+  const { accountId, key, fingerprint, now } = input;
+  const [taken] = await db
+    .insert(idempotencyKeys)
+    .values({ accountId, key, fingerprint, leaseId, leaseStartedAt: now, createdAt: now })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.accountId, idempotencyKeys.key],
+      set: { fingerprint, leaseId, leaseStartedAt: now, createdAt: now, documentId: null },
+      setWhere: sql`${idempotencyKeys.createdAt} <= ${now - MEMORY_MS}
+        OR (${idempotencyKeys.documentId} IS NULL AND ${idempotencyKeys.fingerprint} = ${fingerprint}
+            AND ${idempotencyKeys.leaseStartedAt} <= ${now - TAKEOVER_AFTER_MS})`,
+    })
+    .returning({ leaseId: idempotencyKeys.leaseId });
+  if (taken?.leaseId === leaseId) return { kind: 'acquired', lease: { accountId, key, leaseId } };
+
+  const [row] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)));
+  if (!row) return { kind: 'in_progress' };
+  if (row.fingerprint !== fingerprint) return { kind: 'reused' };
+  if (row.documentId !== null) return { kind: 'replay', documentId: row.documentId };
+  return { kind: 'in_progress' };
+}
+
+/** Gives a key back when the attempt ends before a document exists, so a corrected retry can use it. */
+export async function releaseLease(db: Database, lease: Lease): Promise<void> {
+  await db
+    .delete(idempotencyKeys)
+    .where(
+      and(
+        eq(idempotencyKeys.accountId, lease.accountId),
+        eq(idempotencyKeys.key, lease.key),
+        eq(idempotencyKeys.leaseId, lease.leaseId),
+        isNull(idempotencyKeys.documentId),
+      ),
+    );
+}

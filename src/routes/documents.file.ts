@@ -1,0 +1,25 @@
+import { ApiError } from '../http/api-error.ts';
+import { defineRoute } from '../http/route.ts';
+import { ID_PARAMETER } from './documents.get.ts';
+
+export const getDocumentFileRoute = defineRoute({
+  method: 'GET',
+  path: '/api/v1/documents/{id}/file',
+  access: { kind: 'key', scope: 'documents:read' },
+  versioned: true,
+  doc: {
+    operationId: 'getDocumentFile',
+    summary: 'Get a document file (reserved)',
+    description:
+      'Reserved: always 404 file_not_available, because no documents are stored. Within 24 hours the same POST /api/v1/documents request with the same Idempotency-Key returns the file again, free.',
+    tag: 'Documents',
+    parameters: [ID_PARAMETER],
+    responses: {},
+    errors: ['file_not_available'],
+  },
+  handle() {
+    throw new ApiError('file_not_available', {
+      message: 'Files are not stored. Repeat the POST /api/v1/documents request with the same Idempotency-Key within 24 hours to get it again, free.',
+    });
+  },
+});

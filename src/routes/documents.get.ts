@@ -1,0 +1,35 @@
+import { documentObject, findDocument } from '../documents/record.ts';
+import { ApiError } from '../http/api-error.ts';
+import { keyed } from '../http/context.ts';
+import { json } from '../http/respond.ts';
+import { defineRoute } from '../http/route.ts';
+
+export const ID_PARAMETER = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'A document id as in Svc-Document-Id.',
+  schema: { type: 'string' },
+};
+
+export const getDocumentRoute = defineRoute({
+  method: 'GET',
+  path: '/api/v1/documents/{id}',
+  access: { kind: 'key', scope: 'documents:read' },
+  versioned: true,
+  doc: {
+    operationId: 'getDocument',
+    summary: 'Get a document record',
+    description: 'One Document object (metadata only). Unknown, foreign or older than 90 days: 404 document_not_found.',
+    tag: 'Documents',
+    parameters: [ID_PARAMETER],
+    responses: { 200: { description: 'The record.', schema: { $ref: '#/components/schemas/Document' } } },
+    errors: ['document_not_found'],
+  },
+  async handle(context) {
+    const { auth, deps, params } = keyed(context);
+    const row = await findDocument(deps.db, auth.account.id, params.id ?? '', deps.clock.now());
+    if (!row) throw new ApiError('document_not_found', { message: 'No such document in your history of the last 90 days.' });
+    return json(documentObject(row));
+  },
+});

@@ -1,0 +1,57 @@
+import { LIMITS } from '../contract/limits.ts';
+import { documentObject, findDocument, listDocuments } from '../documents/record.ts';
+import { ApiError } from '../http/api-error.ts';
+import { keyed } from '../http/context.ts';
+import { json } from '../http/respond.ts';
+import { defineRoute } from '../http/route.ts';
+
+const QUERY_NAMES = ['reference', 'limit', 'starting_after'];
+
+function invalidQuery(message: string, field: string): ApiError {
+  return new ApiError('invalid_request', { detail: 'invalid_query', message, field });
+}
+
+export const listDocumentsRoute = defineRoute({
+  method: 'GET',
+  path: '/api/v1/documents',
+  access: { kind: 'key', scope: 'documents:read' },
+  versioned: true,
+  doc: {
+    operationId: 'listDocuments',
+    summary: 'List document records',
+    description: 'Records of documents the account made through the API in the last 90 days, newest first (created_at, then id, both descending).',
+    tag: 'Documents',
+    parameters: [
+      { name: 'reference', in: 'query', required: false, description: 'Exact, case-sensitive match; 1 to 128 characters.', schema: { type: 'string', minLength: 1, maxLength: 128 } },
+      { name: 'limit', in: 'query', required: false, description: '1 to 100; default 20.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+      { name: 'starting_after', in: 'query', required: false, description: "A document id from the previous page, at most 64 characters; must be one of the caller's listable documents.", schema: { type: 'string', maxLength: 64 } },
+    ],
+    responses: { 200: { description: 'A page of records.', schema: { $ref: '#/components/schemas/DocumentList' } } },
+    errors: [],
+  },
+  async handle(context) {
+    const { auth, deps, url } = keyed(context);
+    const query = url.searchParams;
+    for (const name of new Set(query.keys())) {
+      if (!QUERY_NAMES.includes(name)) throw invalidQuery(`Unknown query parameter ${name}.`, name);
+      if (query.getAll(name).length > 1) throw invalidQuery(`${name} is given more than once.`, name);
+    }
+    const limitText = query.get('limit');
+    if (limitText !== null && !/^\d{1,3}$/.test(limitText)) throw invalidQuery('limit is a whole number from 1 to 100.', 'limit');
+    const limit = limitText === null ? LIMITS.listLimitDefault : Number(limitText);
+    if (limit < LIMITS.listLimitMin || limit > LIMITS.listLimitMax) throw invalidQuery('limit is a whole number from 1 to 100.', 'limit');
+    const reference = query.get('reference') ?? undefined;
+    if (reference !== undefined && (reference.length < 1 || reference.length > LIMITS.referenceChars)) {
+      throw invalidQuery('reference is 1 to 128 characters.', 'reference');
+    }
+    const now = deps.clock.now();
+    const startingAfter = query.get('starting_after');
+    let after;
+    if (startingAfter !== null) {
+      after = startingAfter.length <= LIMITS.startingAfterChars ? await findDocument(deps.db, auth.account.id, startingAfter, now) : undefined;
+      if (!after) throw invalidQuery("starting_after must be the id of one of your listable documents.", 'starting_after');
+    }
+    const page = await listDocuments(deps.db, { accountId: auth.account.id, now, limit, ...(reference === undefined ? {} : { reference }), ...(after ? { after } : {}) });
+    return json({ object: 'list', data: page.rows.map(documentObject), has_more: page.hasMore });
+  },
+});
