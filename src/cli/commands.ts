@@ -4,6 +4,7 @@ import { createKey, listKeys, regenerateKey, revokeKey, scopesOf, type CreateKey
 import { isoSeconds } from '../clock.ts';
 import { KEY_KINDS, type KeyKind } from '../contract/scopes.ts';
 import type { Database } from '../db/database.ts';
+import { purgeExpired } from '../documents/retention.ts';
 
 /** A refusal the operator can act on: printed on stderr, exit code 1. */
 export class CliError extends Error {}
@@ -73,6 +74,14 @@ const KEY_FAILURES: Record<CreateKeyFailure, string> = {
 };
 
 export const COMMANDS: Record<string, Command> = {
+  purge: {
+    usage: 'purge',
+    help: 'Deletes document records older than 90 days, idempotency keys older than 24 hours and ended rate-limit windows. Run it daily.',
+    options: {},
+    async run(_input, { db, now }) {
+      return { object: 'purge', deleted: await purgeExpired(db, now) };
+    },
+  },
   'accounts create': {
     usage: 'accounts create --email EMAIL [--plan free|starter|pro] [--credits N] [--unconfirmed]',
     help: 'Creates an account. Credits default to the plan allowance; the email counts as confirmed unless --unconfirmed.',

@@ -11,7 +11,7 @@ function overview(): string {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const name = argv.slice(0, 2).join(' ');
+  const name = COMMANDS[argv[0] ?? ''] ? argv[0]! : argv.slice(0, 2).join(' ');
   const command = COMMANDS[name];
   if (!command) {
     if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
@@ -21,7 +21,7 @@ async function main(argv: string[]): Promise<number> {
     console.error(`svc: unknown command "${argv.join(' ')}".\n\n${overview()}`);
     return 1;
   }
-  const rest = argv.slice(2);
+  const rest = argv.slice(name.split(' ').length);
   if (rest.includes('--help') || rest.includes('-h')) {
     console.log(`Usage: npm run --silent svc -- ${command.usage}\n\n${command.help}`);
     return 0;

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, lt, or } from 'drizzle-orm';
 import { isoSeconds } from '../clock.ts';
 import { LIMITS } from '../contract/limits.ts';
 import type { Database } from '../db/database.ts';
@@ -58,9 +58,4 @@ export async function listDocuments(
     .orderBy(desc(documents.createdAt), desc(documents.id))
     .limit(input.limit + 1);
   return { rows: rows.slice(0, input.limit), hasMore: rows.length > input.limit };
-}
-
-export async function purgeDocuments(db: Database, now: number): Promise<number> {
-  const deleted = await db.delete(documents).where(sql`${documents.createdAt} <= ${now - RETENTION_MS}`).returning({ id: documents.id });
-  return deleted.length;
 }

@@ -38,7 +38,7 @@ export async function acquireLease(
       set: { fingerprint, leaseId, leaseStartedAt: now, createdAt: now, documentId: null },
       setWhere: sql`${idempotencyKeys.createdAt} <= ${now - MEMORY_MS}
         OR (${idempotencyKeys.documentId} IS NULL AND ${idempotencyKeys.fingerprint} = ${fingerprint}
-            AND ${idempotencyKeys.leaseStartedAt} <= ${now - TAKEOVER_AFTER_MS})`,
+            AND ${idempotencyKeys.leaseStartedAt} < ${now - TAKEOVER_AFTER_MS})`,
     })
     .returning({ leaseId: idempotencyKeys.leaseId });
   if (taken?.leaseId === leaseId) return { kind: 'acquired', lease: { accountId, key, leaseId } };

@@ -4,6 +4,7 @@ import { systemClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import * as schema from '../db/schema.ts';
+import { purgeExpired } from '../documents/retention.ts';
 import { loadFonts } from '../render/fonts.ts';
 import bold from '../../fonts/NotoSans-Bold.ttf';
 import regular from '../../fonts/NotoSans-Regular.ttf';
@@ -15,9 +16,11 @@ interface Env {
 
 let app: FetchHandler | undefined;
 
+const databaseOf = (env: Env) => drizzle(env.DB, { schema }) as unknown as Database;
+
 function appFor(env: Env): FetchHandler {
   app ??= createApp({
-    db: drizzle(env.DB, { schema }) as unknown as Database,
+    db: databaseOf(env),
     clock: systemClock,
     config: loadConfig(env as unknown as Record<string, string | undefined>),
     fonts: loadFonts({ regular: new Uint8Array(regular), bold: new Uint8Array(bold) }),
@@ -28,5 +31,9 @@ function appFor(env: Env): FetchHandler {
 export default {
   fetch(request: Request, env: Env): Promise<Response> {
     return appFor(env)(request);
+  },
+  /** The daily retention purge (wrangler.toml [triggers]). */
+  async scheduled(_controller: ScheduledController, env: Env): Promise<void> {
+    console.log(JSON.stringify({ level: 'info', event: 'purge', deleted: await purgeExpired(databaseOf(env), Date.now()) }));
   },
 } satisfies ExportedHandler<Env>;

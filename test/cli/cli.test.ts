@@ -87,6 +87,11 @@ describe('operator CLI', () => {
     expect(listed.data.filter((k: { revoked_at: string | null }) => k.revoked_at === null)).toHaveLength(3);
   });
 
+  it('purges what retention no longer keeps and says how much', async () => {
+    const result = await svcJson('purge');
+    expect(result).toEqual({ object: 'purge', deleted: { documents: 0, idempotency_keys: 0, rate_limit_windows: 0 } });
+  });
+
   it('explains itself and refuses bad input with a message and exit code 1', async () => {
     const help = await svc('keys', 'create', '--help');
     expect(help.code).toBe(0);

@@ -1,6 +1,6 @@
 import { createApp, type FetchHandler } from '../../src/app.ts';
 import type { Clock } from '../../src/clock.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig, type AppConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
 import type { RouteSpec } from '../../src/http/route.ts';
@@ -41,10 +41,17 @@ export interface TestApp {
 
 /** The real handler in-process on a fresh in-memory database, migrated like production. */
 export async function createTestApp(
-  options: { env?: Record<string, string>; routes?: readonly RouteSpec[] } = {},
+  options: {
+    env?: Record<string, string>;
+    routes?: readonly RouteSpec[];
+    config?: Partial<AppConfig>;
+    /** What the app sees as its database, for fault injection; the test keeps the real one. */
+    wrapDb?: (db: Database) => Database;
+  } = {},
 ): Promise<TestApp> {
   const { db } = await openDatabase(':memory:');
   const clock = new TestClock();
-  const fetch = createApp({ db, clock, config: loadConfig(options.env ?? {}), fonts: testFonts() }, options.routes ?? ROUTES);
+  const config = loadConfig(options.env ?? {}, options.config);
+  const fetch = createApp({ db: options.wrapDb ? options.wrapDb(db) : db, clock, config, fonts: testFonts() }, options.routes ?? ROUTES);
   return { fetch, db, clock, call: (path, init) => fetch(new Request(`${BASE}${path}`, init)) };
 }

@@ -1,0 +1,150 @@
+import * as v from 'valibot';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { purgeExpired } from '../../src/documents/retention.ts';
+import { DocumentListSchema, DocumentSchema } from '../../src/openapi/schemas.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { seedCaller, type Caller } from '../support/accounts.ts';
+import { finalInvoice, ledger, makeDocument } from '../support/documents.ts';
+
+let app: TestApp;
+let caller: Caller;
+beforeEach(async () => {
+  app = await createTestApp();
+  caller = await seedCaller(app, { credits: 50 });
+});
+
+const preview = (reference?: string) => ({ ...finalInvoice({}, reference ? { reference } : {}), mode: 'preview' });
+const get = (path: string, who: Caller = caller) => app.call(path, { headers: who.headers });
+
+async function make(count: number, reference?: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push((await makeDocument(app, caller, preview(reference))).headers.get('Svc-Document-Id')!);
+  return ids;
+}
+
+describe('GET /api/v1/documents', () => {
+  it('lists newest first by created_at then id, both descending, across pages with equal created_at', async () => {
+    const early = await make(2);
+    app.clock.advance(1_000);
+    const same = await make(5);
+    app.clock.advance(1_000);
+    const late = await make(1);
+    const expected = [...late, ...[...same].sort().reverse(), ...[...early].sort().reverse()];
+
+    const seen: string[] = [];
+    let cursor = '';
+    let pages = 0;
+    for (;;) {
+      const response = await get(`/api/v1/documents?limit=3${cursor}`);
+      expect(response.status).toBe(200);
+      const page = await response.json();
+      expect(v.safeParse(DocumentListSchema, page).issues).toBeUndefined();
+      seen.push(...page.data.map((d: { id: string }) => d.id));
+      pages++;
+      if (!page.has_more) break;
+      cursor = `&starting_after=${page.data.at(-1).id}`;
+    }
+    expect(pages).toBe(3);
+    expect(seen).toEqual(expected);
+  });
+
+  it('defaults to 20 and reports has_more', async () => {
+    await make(21);
+    const page = await (await get('/api/v1/documents')).json();
+    expect(page.data).toHaveLength(20);
+    expect(page.has_more).toBe(true);
+    const all = await (await get('/api/v1/documents?limit=100')).json();
+    expect(all.data).toHaveLength(21);
+    expect(all.has_more).toBe(false);
+  });
+
+  it('filters by reference, exactly and case-sensitively', async () => {
+    await make(2, 'Order-1');
+    await make(1, 'order-1');
+    await make(1);
+    const page = await (await get('/api/v1/documents?reference=Order-1')).json();
+    expect(page.data).toHaveLength(2);
+    expect(page.data.every((d: { reference: string }) => d.reference === 'Order-1')).toBe(true);
+  });
+
+  it.each([
+    'limit=0',
+    'limit=101',
+    'limit=ten',
+    'limit=1.5',
+    'limit=',
+    `reference=${'r'.repeat(129)}`,
+    'reference=',
+    'starting_after=doc_unknown',
+    `starting_after=${'d'.repeat(65)}`,
+    'colour=blue',
+    'limit=1&limit=2',
+  ])('answers 400 invalid_query for %s', async (query) => {
+    const response = await get(`/api/v1/documents?${query}`);
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body.error.code).toBe('invalid_request');
+    expect(body.error.details[0].code).toBe('invalid_query');
+  });
+
+  it("refuses another account's document as starting_after and never lists it", async () => {
+    const stranger = await seedCaller(app, { credits: 5 });
+    const theirs = (await makeDocument(app, stranger, preview())).headers.get('Svc-Document-Id')!;
+    await make(1);
+    expect((await get(`/api/v1/documents?starting_after=${theirs}`)).status).toBe(400);
+    const page = await (await get('/api/v1/documents')).json();
+    expect(page.data.map((d: { id: string }) => d.id)).not.toContain(theirs);
+  });
+});
+
+describe('GET /api/v1/documents/{id} and /file', () => {
+  it('returns the Document object of the caller’s own record', async () => {
+    const created = await makeDocument(app, caller, finalInvoice({}, { reference: 'ref-9' }));
+    const id = created.headers.get('Svc-Document-Id')!;
+    const response = await get(`/api/v1/documents/${id}`);
+    expect(response.status).toBe(200);
+    const document = await response.json();
+    expect(v.safeParse(DocumentSchema, document).issues).toBeUndefined();
+    expect(document).toMatchObject({ id, mode: 'final', reference: 'ref-9', credits_consumed: 1, sha256: created.headers.get('Svc-Document-Sha256'), file_url: null });
+  });
+
+  it('answers 404 document_not_found for unknown and foreign ids, in the same words', async () => {
+    const stranger = await seedCaller(app, { credits: 5 });
+    const theirs = (await makeDocument(app, stranger, preview())).headers.get('Svc-Document-Id')!;
+    const unknown = await (await get('/api/v1/documents/doc_00000000000000000000')).json();
+    const foreign = await (await get(`/api/v1/documents/${theirs}`)).json();
+    expect(unknown.error.code).toBe('document_not_found');
+    expect(foreign.error.code).toBe('document_not_found');
+    expect(foreign.error.message).toBe(unknown.error.message);
+  });
+
+  it('always answers 404 file_not_available on the file route, after authentication', async () => {
+    const id = (await makeDocument(app, caller, preview())).headers.get('Svc-Document-Id')!;
+    const response = await get(`/api/v1/documents/${id}/file`);
+    expect(response.status).toBe(404);
+    expect((await response.json()).error.code).toBe('file_not_available');
+    expect((await app.call(`/api/v1/documents/${id}/file`)).status).toBe(401);
+  });
+});
+
+describe('retention (section 8, 9.8)', () => {
+  it('hides records older than 90 days at once, and the purge deletes them', async () => {
+    const [id] = await make(1);
+    app.clock.advance(90 * 24 * 3600_000 - 1);
+    expect((await get(`/api/v1/documents/${id}`)).status).toBe(200);
+    app.clock.advance(1);
+    expect((await get(`/api/v1/documents/${id}`)).status).toBe(404);
+    expect((await (await get('/api/v1/documents')).json()).data).toEqual([]);
+    expect((await get(`/api/v1/documents?starting_after=${id}`)).status).toBe(400);
+    expect((await ledger(app, caller)).documents).toBe(1);
+    const purged = await purgeExpired(app.db, app.clock.now());
+    expect(purged).toMatchObject({ documents: 1, idempotency_keys: 0 });
+    expect((await ledger(app, caller)).documents).toBe(0);
+  });
+
+  it('purges idempotency keys after 24 hours', async () => {
+    await makeDocument(app, caller, preview(), { key: 'keep-1' });
+    expect((await purgeExpired(app.db, app.clock.now() + 24 * 3600_000 - 1)).idempotency_keys).toBe(0);
+    expect((await purgeExpired(app.db, app.clock.now() + 24 * 3600_000)).idempotency_keys).toBe(1);
+  });
+});

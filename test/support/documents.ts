@@ -1,0 +1,40 @@
+import { eq } from 'drizzle-orm';
+import { findAccount } from '../../src/accounts/store.ts';
+import { documents } from '../../src/db/schema.ts';
+import type { TestApp } from './app.ts';
+import type { Caller } from './accounts.ts';
+import { INVOICE_FIELDS } from './requests.ts';
+
+export const finalInvoice = (fields: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
+  template: 'invoice',
+  mode: 'final',
+  fields: { ...INVOICE_FIELDS, ...fields },
+  ...extra,
+});
+
+/** POST /api/v1/documents as the caller, with an optional Idempotency-Key and Accept. */
+export function makeDocument(
+  app: TestApp,
+  caller: Caller,
+  body: unknown,
+  options: { key?: string; accept?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  return app.call('/api/v1/documents', {
+    method: 'POST',
+    headers: {
+      ...caller.headers,
+      'Content-Type': 'application/json',
+      ...(options.key === undefined ? {} : { 'Idempotency-Key': options.key }),
+      ...(options.accept === undefined ? {} : { Accept: options.accept }),
+      ...options.headers,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+/** What the database says about an account: its balance and its document records. */
+export async function ledger(app: TestApp, caller: Caller) {
+  const account = await findAccount(app.db, caller.account.id);
+  const rows = await app.db.select().from(documents).where(eq(documents.accountId, caller.account.id));
+  return { credits: account!.creditsRemaining, documents: rows.length, rows };
+}
