@@ -12,6 +12,7 @@ import { buildRouter } from './http/router.ts';
 import type { RouteSpec } from './http/route.ts';
 import { ROUTES } from './routes/index.ts';
 import { guardRoute } from './http/guard.ts';
+import { RateLimitReport } from './limits/report.ts';
 
 export interface AppDeps {
   readonly db: Database;
@@ -21,13 +22,18 @@ export interface AppDeps {
   readonly fonts: FontSet;
 }
 
-export type FetchHandler = (request: Request) => Promise<Response>;
+/** What the runtime knows about the connection that the Request does not carry. */
+export interface Connection {
+  clientAddress?: string | undefined;
+}
+
+export type FetchHandler = (request: Request, connection?: Connection) => Promise<Response>;
 
 /** The one web-standard handler every runtime serves. `routes` is for tests that need a route of their own. */
 export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES): FetchHandler {
   const dispatch = buildRouter(routes, guardRoute);
 
-  return async function fetch(request: Request): Promise<Response> {
+  return async function fetch(request: Request, connection: Connection = {}): Promise<Response> {
     const url = new URL(request.url);
     const context: Omit<RequestContext, 'params'> = {
       request,
@@ -35,6 +41,8 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
       requestId: newRequestId(),
       baseUrl: deps.config.publicBaseUrl ?? url.origin,
       deps,
+      clientAddress: deps.config.trustForwardedFor ? forwardedFor(request) ?? connection.clientAddress : connection.clientAddress,
+      rateLimits: new RateLimitReport(),
     };
     let response: Response;
     try {
@@ -43,10 +51,17 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
       if (!(error instanceof ApiError)) logUnexpected(context.requestId, error);
       response = errorResponse(error instanceof ApiError ? error : new ApiError('internal_error'), context);
     }
+    for (const [name, value] of Object.entries(context.rateLimits.headers(deps.clock.now()))) response.headers.set(name, value);
     response.headers.set(HEADERS.version, NEWEST_API_VERSION);
     response.headers.set(HEADERS.requestId, context.requestId);
     return response;
   };
+}
+
+/** The address the trusted proxy saw: the last one it appended to X-Forwarded-For. */
+function forwardedFor(request: Request): string | undefined {
+  const header = request.headers.get('X-Forwarded-For');
+  return header?.split(',').at(-1)?.trim() || undefined;
 }
 
 /** The stack goes to the operator's log only, never into the answer. */

@@ -9,6 +9,8 @@ export interface AppConfig {
   readonly pdfJsonLimit: number;
   /** How long the commit may take before the answer is 500 commit_status_unknown. */
   readonly commitTimeoutMs: number;
+  /** Read the client address from X-Forwarded-For: only behind a proxy that sets it, or anyone could forge it. */
+  readonly trustForwardedFor: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -30,12 +32,20 @@ function readBaseUrl(env: Env): string | undefined {
   return value.replace(/\/+$/, '');
 }
 
+function readBoolean(env: Env, name: string): boolean {
+  const value = env[name]?.trim().toLowerCase();
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new ConfigError(`${name} must be true or false, got "${env[name]}".`);
+}
+
 export function loadConfig(env: Env, overrides: Partial<AppConfig> = {}): AppConfig {
   return {
     publicBaseUrl: readBaseUrl(env),
     pdfFileLimit: LIMITS.pdfFileBytes,
     pdfJsonLimit: LIMITS.pdfJsonBytes,
     commitTimeoutMs: 10_000,
+    trustForwardedFor: readBoolean(env, 'TRUST_X_FORWARDED_FOR'),
     ...overrides,
   };
 }

@@ -1,4 +1,7 @@
+import { planOf } from '../accounts/plans.ts';
 import { renewPeriodIfEnded, findAccount } from '../accounts/store.ts';
+import { finalBuckets, previewBuckets, replayBuckets } from '../limits/buckets.ts';
+import { countRequest } from '../limits/count.ts';
 import { requireScope, type AuthContext } from '../auth/authenticate.ts';
 import { isoSeconds } from '../clock.ts';
 import { HEADERS } from '../contract/headers.ts';
@@ -79,6 +82,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 async function makeNew(context: KeyedContext, document: DocumentRequest, lease: Lease | undefined, asJson: boolean): Promise<Response> {
   const { deps, auth } = context;
   const final = document.mode === 'final';
+  const plan = planOf(auth.account.plan).limits;
+  await countRequest(context, final ? finalBuckets(auth.key.id, plan) : previewBuckets(auth.account.id, auth.key.id, plan));
   const account = await renewPeriodIfEnded(deps.db, auth.account, deps.clock.now());
   if (final && account.creditsRemaining <= 0) throw insufficientCredits(account.creditsRemaining, account.periodEnd);
 
@@ -131,6 +136,7 @@ async function makeNew(context: KeyedContext, document: DocumentRequest, lease: 
 /** Same key, same request, within 24 hours: the document again, re-rendered and checked against its record. */
 async function replay(context: KeyedContext, document: DocumentRequest, documentId: string, asJson: boolean): Promise<Response> {
   const { deps, auth } = context;
+  await countRequest(context, replayBuckets(document.mode, auth.account.id, auth.key.id, planOf(auth.account.plan).limits));
   const row = await findDocument(deps.db, auth.account.id, documentId, deps.clock.now());
   if (!row || row.templateVersion !== document.template.version) {
     throw new ApiError('idempotency_replay_unavailable', {

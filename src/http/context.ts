@@ -1,5 +1,6 @@
 import type { AppDeps } from '../app.ts';
 import type { AuthContext } from '../auth/authenticate.ts';
+import type { RateLimitReport } from '../limits/report.ts';
 
 /** Everything a route handler sees for one request. */
 export interface RequestContext {
@@ -12,6 +13,10 @@ export interface RequestContext {
   readonly params: Readonly<Record<string, string>>;
   /** The calling key and its account, on routes that take a key. */
   readonly auth?: AuthContext;
+  /** The client's address as the runtime saw it (or X-Forwarded-For behind a trusted proxy). */
+  readonly clientAddress: string | undefined;
+  /** Buckets this request was counted in; the RateLimit headers are made from it. */
+  readonly rateLimits: RateLimitReport;
 }
 
 /** The context of a route that takes a key, after the guard has authenticated it. */

@@ -1,11 +1,29 @@
+import { planOf } from '../accounts/plans.ts';
 import { authenticate, requireScope, type AuthContext } from '../auth/authenticate.ts';
+import { authFailureBucket, requestBuckets } from '../limits/buckets.ts';
+import { countRequest } from '../limits/count.ts';
+import { networkOf } from '../limits/network.ts';
+import { ApiError } from './api-error.ts';
 import type { RequestContext } from './context.ts';
 import type { RouteSpec } from './route.ts';
 
-/** Runs before a matched route's handler: routes that take a key get the key checked and its scope. */
+/**
+ * Runs before a matched route's handler. On routes that take a key: authentication (a failure is counted for
+ * the client's network, and past its limit answered 429 instead of 401; a valid key never meets that limit),
+ * then the requests bucket, then the route's scope.
+ */
 export async function guardRoute(route: RouteSpec, context: RequestContext): Promise<AuthContext | undefined> {
   if (route.access.kind !== 'key') return undefined;
-  const auth = await authenticate(context);
+  let auth: AuthContext;
+  try {
+    auth = await authenticate(context);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'unauthorized') {
+      await countRequest(context, [authFailureBucket(networkOf(context.clientAddress))], { report: false });
+    }
+    throw error;
+  }
+  await countRequest(context, requestBuckets(auth.key.id, planOf(auth.account.plan).limits));
   if (route.access.scope) requireScope(auth, route.access.scope);
   return auth;
 }

@@ -36,7 +36,7 @@ export function serveNode(fetch: FetchHandler, port: number, hostname: string): 
   const fallbackOrigin = `http://${hostname}:${port}`;
   const server = createServer(async (incoming, outgoing) => {
     try {
-      await writeResponse(await fetch(toRequest(incoming, fallbackOrigin)), outgoing);
+      await writeResponse(await fetch(toRequest(incoming, fallbackOrigin), { clientAddress: incoming.socket.remoteAddress }), outgoing);
     } catch {
       if (!outgoing.headersSent) outgoing.writeHead(400, { 'Content-Type': 'text/plain' });
       outgoing.end();

@@ -30,7 +30,7 @@ function appFor(env: Env): FetchHandler {
 
 export default {
   fetch(request: Request, env: Env): Promise<Response> {
-    return appFor(env)(request);
+    return appFor(env)(request, { clientAddress: request.headers.get('CF-Connecting-IP') ?? undefined });
   },
   /** The daily retention purge (wrangler.toml [triggers]). */
   async scheduled(_controller: ScheduledController, env: Env): Promise<void> {

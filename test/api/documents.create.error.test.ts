@@ -217,13 +217,16 @@ describe('500 commit_status_unknown', () => {
       wrapDb: (db) =>
         new Proxy(db, {
           get(target, property, receiver) {
-            if (property === 'batch' && failures > 0) {
-              return () => {
-                failures--;
-                return Promise.reject(new Error('database went away'));
+            const value = Reflect.get(target, property, receiver);
+            if (property === 'batch') {
+              return (queries: unknown[]) => {
+                if (isCommit(queries) && failures > 0) {
+                  failures--;
+                  return Promise.reject(new Error('database went away'));
+                }
+                return (value as (q: unknown[]) => Promise<unknown>).call(target, queries);
               };
             }
-            const value = Reflect.get(target, property, receiver);
             return typeof value === 'function' ? value.bind(target) : value;
           },
         }) as Database,
@@ -248,11 +251,13 @@ describe('500 commit_status_unknown', () => {
         new Proxy(db, {
           get(target, property, receiver) {
             const value = Reflect.get(target, property, receiver);
-            if (property === 'batch' && slow) {
-              return async (...args: unknown[]) => {
-                slow = false;
-                const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-                await new Promise((resolve) => setTimeout(resolve, 100));
+            if (property === 'batch') {
+              return async (queries: unknown[]) => {
+                const result = await (value as (q: unknown[]) => Promise<unknown>).call(target, queries);
+                if (isCommit(queries) && slow) {
+                  slow = false;
+                  await new Promise((resolve) => setTimeout(resolve, 100));
+                }
                 return result;
               };
             }
@@ -272,6 +277,12 @@ describe('500 commit_status_unknown', () => {
     expect(await ledger(faulty, who)).toMatchObject({ credits: 1, documents: 1 });
   });
 });
+
+/** The commit batch is the one that inserts a document record. */
+function isCommit(queries: unknown[]): boolean {
+  const first = queries[0] as { getQuery?: () => { sql: string } };
+  return first.getQuery?.().sql.includes('INSERT INTO "documents"') ?? false;
+}
 
 /** A lease as a running attempt of the same request holds it. */
 async function heldLease(key: string) {

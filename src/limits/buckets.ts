@@ -1,0 +1,76 @@
+import type { PlanLimits } from '../accounts/plans.ts';
+import type { ErrorCode } from '../contract/errors.ts';
+
+const MINUTE = 60_000;
+const TEN_MINUTES = 10 * MINUTE;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export interface Refusal {
+  code: Extract<ErrorCode, 'rate_limited' | 'service_busy'>;
+  detail: string;
+}
+
+/** One counter of section 8 for one request: its name, quota and fixed UTC window. */
+export interface Bucket {
+  name: string;
+  limit: number;
+  windowMs: number;
+  /** Reported in the RateLimit headers (the "yes" rows of section 8). */
+  reported: boolean;
+  refusal: Refusal;
+}
+
+const rateLimited = (detail: string): Refusal => ({ code: 'rate_limited', detail });
+
+/** Fixed windows on the UTC clock: the epoch is midnight UTC, so every window starts on its boundary. */
+export function windowStart(now: number, windowMs: number): number {
+  return Math.floor(now / windowMs) * windowMs;
+}
+
+export function requestBuckets(keyId: string, plan: PlanLimits): Bucket[] {
+  return [{ name: `requests:key:${keyId}`, limit: plan.requestsPerMinuteKey, windowMs: MINUTE, reported: true, refusal: rateLimited('request_key_limit') }];
+}
+
+export function finalBuckets(keyId: string, plan: PlanLimits): Bucket[] {
+  return [{ name: `final:key:${keyId}`, limit: plan.finalPerMinuteKey, windowMs: MINUTE, reported: true, refusal: rateLimited('final_key_limit') }];
+}
+
+/** Everyone's previews together: launch values, the same for every plan. */
+export const GLOBAL_PREVIEW_LIMITS = { perHour: 1_500, perDay: 10_000 };
+
+export function previewBuckets(accountId: string, keyId: string, plan: PlanLimits): Bucket[] {
+  const busy: Refusal = { code: 'service_busy', detail: 'preview_global_limit' };
+  return [
+    { name: `preview:key:${keyId}:hour`, limit: plan.previewPerHourKey, windowMs: HOUR, reported: true, refusal: rateLimited('preview_key_limit') },
+    { name: `preview:key:${keyId}:day`, limit: plan.previewPerDayKey, windowMs: DAY, reported: true, refusal: rateLimited('preview_key_limit') },
+    { name: `preview:account:${accountId}:hour`, limit: plan.previewPerHourAccount, windowMs: HOUR, reported: true, refusal: rateLimited('preview_user_limit') },
+    { name: `preview:account:${accountId}:day`, limit: plan.previewPerDayAccount, windowMs: DAY, reported: true, refusal: rateLimited('preview_user_limit') },
+    { name: 'preview:global:hour', limit: GLOBAL_PREVIEW_LIMITS.perHour, windowMs: HOUR, reported: false, refusal: busy },
+    { name: 'preview:global:day', limit: GLOBAL_PREVIEW_LIMITS.perDay, windowMs: DAY, reported: false, refusal: busy },
+  ];
+}
+
+export function replayBuckets(mode: 'final' | 'preview', accountId: string, keyId: string, plan: PlanLimits): Bucket[] {
+  const replay = rateLimited('replay_limit');
+  const bucket = (name: string, limit: number, windowMs: number): Bucket => ({ name: `replay:${mode}:${name}`, limit, windowMs, reported: false, refusal: replay });
+  return mode === 'final'
+    ? [
+        bucket(`account:${accountId}:minute`, plan.replayFinalPerMinuteAccount, MINUTE),
+        bucket(`account:${accountId}:hour`, plan.replayFinalPerHourAccount, HOUR),
+        bucket(`key:${keyId}:minute`, plan.replayFinalPerMinuteKey, MINUTE),
+      ]
+    : [
+        bucket(`account:${accountId}:hour`, plan.replayPreviewPerHourAccount, HOUR),
+        bucket(`account:${accountId}:day`, plan.replayPreviewPerDayAccount, DAY),
+        bucket(`key:${keyId}:hour`, plan.replayPreviewPerHourKey, HOUR),
+        bucket(`key:${keyId}:day`, plan.replayPreviewPerDayKey, DAY),
+      ];
+}
+
+/** Failed sign-ins per network: 20 per 10 minutes; never reported, and never refuses a valid key. */
+export const AUTH_FAILURE_LIMIT = 20;
+
+export function authFailureBucket(network: string): Bucket {
+  return { name: `auth-failure:${network}`, limit: AUTH_FAILURE_LIMIT, windowMs: TEN_MINUTES, reported: false, refusal: rateLimited('auth_failure_limit') };
+}

@@ -1,0 +1,22 @@
+import type { RequestContext } from '../http/context.ts';
+import type { Bucket } from './buckets.ts';
+import { admit, LimiterUnavailable } from './limiter.ts';
+import { limiterUnavailable, refusalError } from './report.ts';
+
+/**
+ * Counts this request in its buckets, all or none: throws the contract's refusal (429 or 503 with
+ * Retry-After) when one is full, 503 limiter_unavailable when the limiter cannot be reached; otherwise adds the
+ * buckets to the request's RateLimit report.
+ */
+export async function countRequest(context: RequestContext, buckets: readonly Bucket[], options: { report?: boolean } = {}): Promise<void> {
+  const now = context.deps.clock.now();
+  let admission;
+  try {
+    admission = await admit(context.deps.db, buckets, now);
+  } catch (error) {
+    if (error instanceof LimiterUnavailable) throw limiterUnavailable();
+    throw error;
+  }
+  if (!admission.admitted) throw refusalError(admission, now);
+  if (options.report !== false) context.rateLimits.add(admission.states);
+}
