@@ -1,0 +1,46 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/accounts/store.ts';
+import { createKey } from '../../src/auth/store.ts';
+import { openDatabase } from '../../src/db/libsql.ts';
+import { finalInvoice } from '../support/documents.ts';
+import { freePort, startBun, tempDir, type RunningServer } from '../support/processes.ts';
+
+const servers: RunningServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop()));
+});
+
+describe('rate limits across processes', () => {
+  it('three Bun servers on one database file admit exactly 10 finals a minute for one free key', async () => {
+    const url = `file:${join(tempDir('svc-limits-'), 'svc.db')}`;
+    const { db, client } = await openDatabase(url);
+    const account = await createAccount(db, { email: 'burst@example.com', plan: 'free', credits: 50, emailConfirmed: true, now: Date.now() });
+    const key = await createKey(db, { accountId: account.id, kind: 'full', name: 'burst', now: Date.now() });
+    if (typeof key === 'string') throw new Error(key);
+    for (let i = 0; i < 3; i++) servers.push(await startBun({ DATABASE_URL: url }, await freePort()));
+
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 40_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 200));
+    const responses = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        fetch(`${servers[i % 3]!.url}/api/v1/documents`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key.key}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify(finalInvoice()),
+        }),
+      ),
+    );
+    const answers = await Promise.all(
+      responses.map(async (response) => (response.status === 201 ? 'created' : (await response.json()).error.details?.[0]?.code)),
+    );
+    expect(answers.filter((a) => a === 'created')).toHaveLength(10);
+    expect(answers.filter((a) => a === 'final_key_limit')).toHaveLength(15);
+
+    const documents = await client.execute({ sql: 'SELECT COUNT(*) AS n FROM documents WHERE account_id = ?', args: [account.id] });
+    const balance = await client.execute({ sql: 'SELECT credits_remaining AS c FROM accounts WHERE id = ?', args: [account.id] });
+    expect(Number(documents.rows[0]!.n)).toBe(10);
+    expect(Number(balance.rows[0]!.c)).toBe(40);
+    client.close();
+  }, 120_000);
+});
