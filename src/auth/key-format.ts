@@ -1,3 +1,4 @@
+import { sha256Hex } from '../hash.ts';
 import { BASE32_ALPHABET, base32 } from '../ids.ts';
 
 /**
@@ -54,7 +55,6 @@ export function displayPrefix(key: string): string {
 }
 
 /** Keys carry 160 random bits, so one SHA-256 is a safe stored form; a slow hash would add nothing. */
-export async function hashKey(key: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(key));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+export function hashKey(key: string): Promise<string> {
+  return sha256Hex(key);
 }

@@ -12,6 +12,7 @@ import { wantsJson } from '../http/accept.ts';
 import { readJsonBody } from '../http/body.ts';
 import type { KeyedContext } from '../http/context.ts';
 import { isJsonObject, type JsonValue } from '../http/json-parse.ts';
+import { sha256Hex } from '../hash.ts';
 import { newId } from '../ids.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
 import { readIdempotencyKey } from '../idempotency/key.ts';
@@ -42,11 +43,6 @@ function insufficientCredits(creditsRemaining: number, periodEnd: number): ApiEr
     message: 'No credit is left for a final document in this period.',
     body: { credits_remaining: creditsRemaining, period_end: isoSeconds(periodEnd) },
   });
-}
-
-async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', bytes);
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /** Renders, refusing what the fonts cannot draw (422) and what is too large to send in the asked form (413). */

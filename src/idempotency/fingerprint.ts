@@ -1,4 +1,5 @@
 import type { DocumentRequest } from '../documents/request.ts';
+import { sha256Hex } from '../hash.ts';
 import { Decimal } from '../money/decimal.ts';
 
 /** Values in a stable text form: keys sorted, numbers by value (`1,250.00` and `1250` read the same). */
@@ -17,17 +18,14 @@ function canonical(value: unknown): unknown {
  * SHA-256 of the normalised request (section 3): template, mode, paper, locale, reference and the read field
  * values. Not the template version (a changed version is its own answer) and nothing from headers such as Accept.
  */
-export async function requestFingerprint(request: DocumentRequest): Promise<string> {
-  const text = JSON.stringify(
-    canonical({
-      template: request.template.slug,
-      mode: request.mode,
-      paper: request.paper,
-      locale: request.locale,
-      reference: request.reference,
-      fields: request.values,
-    }),
-  );
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+export function requestFingerprint(request: DocumentRequest): Promise<string> {
+  const normalised = canonical({
+    template: request.template.slug,
+    mode: request.mode,
+    paper: request.paper,
+    locale: request.locale,
+    reference: request.reference,
+    fields: request.values,
+  });
+  return sha256Hex(JSON.stringify(normalised));
 }

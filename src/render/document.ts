@@ -93,7 +93,7 @@ export class BusinessDocument {
    * Seller on the left (name, details, tax id), the heading and the document facts on the right. The right
    * column is short and stays on the first page; a long seller block flows on.
    */
-  head(input: { heading: string; sellerName: string; sellerDetails?: string; taxId?: string; facts: [string, string][] }): void {
+  head(input: { heading: string; sellerName: string; sellerDetails: string | undefined; taxId: string | undefined; facts: [string, string][] }): void {
     const { flow } = this;
     const factsWidth = 215;
     const labelWidth = 72;

@@ -38,8 +38,8 @@ export function layoutInvoice({ document, values, totals, currency, digits }: La
   document.head({
     heading: 'INVOICE',
     sellerName: v.seller_name,
-    ...(v.seller_details ? { sellerDetails: v.seller_details } : {}),
-    ...(v.tax_id ? { taxId: v.tax_id } : {}),
+    sellerDetails: v.seller_details,
+    taxId: v.tax_id,
     facts,
   });
   document.party('Bill to', v.client_name, v.client_details);

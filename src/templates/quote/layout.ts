@@ -32,8 +32,8 @@ export function layoutQuote({ document, values, totals, currency, digits }: Layo
   document.head({
     heading: v.document_title.toUpperCase(),
     sellerName: v.seller_name,
-    ...(v.seller_details ? { sellerDetails: v.seller_details } : {}),
-    ...(v.tax_id ? { taxId: v.tax_id } : {}),
+    sellerDetails: v.seller_details,
+    taxId: v.tax_id,
     facts,
   });
   document.party('Prepared for', v.client_name, v.client_details);

@@ -29,8 +29,8 @@ export function layoutReceipt({ document, values, totals, currency, digits }: La
   document.head({
     heading: 'PAYMENT RECEIPT',
     sellerName: v.seller_name,
-    ...(v.seller_details ? { sellerDetails: v.seller_details } : {}),
-    ...(v.tax_id ? { taxId: v.tax_id } : {}),
+    sellerDetails: v.seller_details,
+    taxId: v.tax_id,
     facts,
   });
   document.party('Received from', v.client_name, v.client_details);
