@@ -13,6 +13,7 @@ import type { RouteSpec } from './http/route.ts';
 import { ROUTES } from './routes/index.ts';
 import { guardRoute } from './http/guard.ts';
 import { RateLimitReport } from './limits/report.ts';
+import { RenderEngine } from './render/engine.ts';
 
 export interface AppDeps {
   readonly db: Database;
@@ -32,6 +33,7 @@ export type FetchHandler = (request: Request, connection?: Connection) => Promis
 /** The one web-standard handler every runtime serves. `routes` is for tests that need a route of their own. */
 export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES): FetchHandler {
   const dispatch = buildRouter(routes, guardRoute);
+  const engine = new RenderEngine(deps.fonts, deps.config);
 
   return async function fetch(request: Request, connection: Connection = {}): Promise<Response> {
     const url = new URL(request.url);
@@ -43,10 +45,14 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
       deps,
       clientAddress: deps.config.trustForwardedFor ? forwardedFor(request) ?? connection.clientAddress : connection.clientAddress,
       rateLimits: new RateLimitReport(),
+      engine,
+      trace: {},
     };
+    const started = performance.now();
     let response: Response;
     try {
-      response = (await dispatch(request, context)) ?? errorResponse(new ApiError('not_found'), context);
+      const switchedOff = !deps.config.apiEnabled && url.pathname.startsWith('/api/v1/');
+      response = (!switchedOff && (await dispatch(request, context))) || errorResponse(new ApiError('not_found'), context);
     } catch (error) {
       if (!(error instanceof ApiError)) logUnexpected(context.requestId, error);
       response = errorResponse(error instanceof ApiError ? error : new ApiError('internal_error'), context);
@@ -54,6 +60,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
     for (const [name, value] of Object.entries(context.rateLimits.headers(deps.clock.now()))) response.headers.set(name, value);
     response.headers.set(HEADERS.version, NEWEST_API_VERSION);
     response.headers.set(HEADERS.requestId, context.requestId);
+    if (deps.config.logRequests) logRequest(context, request.method, response.status, performance.now() - started);
     return response;
   };
 }
@@ -62,6 +69,22 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
 function forwardedFor(request: Request): string | undefined {
   const header = request.headers.get('X-Forwarded-For');
   return header?.split(',').at(-1)?.trim() || undefined;
+}
+
+/** One JSON line per request: ids and outcome only, never a key, never document fields. */
+function logRequest(context: Omit<RequestContext, 'params'>, method: string, status: number, durationMs: number): void {
+  console.log(
+    JSON.stringify({
+      level: 'info',
+      request_id: context.requestId,
+      method,
+      route: context.trace.route ?? null,
+      status,
+      duration_ms: Math.round(durationMs * 10) / 10,
+      account_id: context.trace.accountId ?? null,
+      key_id: context.trace.keyId ?? null,
+    }),
+  );
 }
 
 /** The stack goes to the operator's log only, never into the answer. */

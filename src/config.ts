@@ -11,6 +11,12 @@ export interface AppConfig {
   readonly commitTimeoutMs: number;
   /** Read the client address from X-Forwarded-For: only behind a proxy that sets it, or anyone could forge it. */
   readonly trustForwardedFor: boolean;
+  /** Operator switch: false answers every path under /api/v1/ with 404 not_found. */
+  readonly apiEnabled: boolean;
+  readonly renderConcurrency: number;
+  readonly renderTimeoutMs: number;
+  /** One JSON line per request on stdout. */
+  readonly logRequests: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -32,11 +38,20 @@ function readBaseUrl(env: Env): string | undefined {
   return value.replace(/\/+$/, '');
 }
 
-function readBoolean(env: Env, name: string): boolean {
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
   const value = env[name]?.trim().toLowerCase();
-  if (value === undefined || value === '' || value === 'false') return false;
-  if (value === 'true') return true;
+  if (value === undefined || value === '') return fallback;
+  if (value === 'true' || value === 'false') return value === 'true';
   throw new ConfigError(`${name} must be true or false, got "${env[name]}".`);
+}
+
+function readInteger(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const value = env[name]?.trim();
+  if (value === undefined || value === '') return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${env[name]}".`);
+  }
+  return Number(value);
 }
 
 export function loadConfig(env: Env, overrides: Partial<AppConfig> = {}): AppConfig {
@@ -45,7 +60,11 @@ export function loadConfig(env: Env, overrides: Partial<AppConfig> = {}): AppCon
     pdfFileLimit: LIMITS.pdfFileBytes,
     pdfJsonLimit: LIMITS.pdfJsonBytes,
     commitTimeoutMs: 10_000,
-    trustForwardedFor: readBoolean(env, 'TRUST_X_FORWARDED_FOR'),
+    trustForwardedFor: readBoolean(env, 'TRUST_X_FORWARDED_FOR', false),
+    apiEnabled: readBoolean(env, 'API_ENABLED', true),
+    renderConcurrency: readInteger(env, 'RENDER_CONCURRENCY', 8, 1, 1024),
+    renderTimeoutMs: readInteger(env, 'RENDER_TIMEOUT_MS', 2_000, 10, 60_000),
+    logRequests: readBoolean(env, 'LOG_REQUESTS', true),
     ...overrides,
   };
 }

@@ -17,7 +17,6 @@ import { newId } from '../ids.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
 import { readIdempotencyKey } from '../idempotency/key.ts';
 import { acquireLease, releaseLease, type Lease } from '../idempotency/lease.ts';
-import { renderPdf } from '../render/index.ts';
 import { UndrawableText } from '../render/pdf-writer.ts';
 import { documentFilename } from './filename.ts';
 import { findDocument } from './record.ts';
@@ -49,7 +48,7 @@ function insufficientCredits(creditsRemaining: number, periodEnd: number): ApiEr
 async function render(context: KeyedContext, document: DocumentRequest, asJson: boolean): Promise<Uint8Array<ArrayBuffer>> {
   let bytes: Uint8Array<ArrayBuffer>;
   try {
-    bytes = await renderPdf(document, context.deps.fonts);
+    bytes = await context.engine.render(document);
   } catch (error) {
     if (!(error instanceof UndrawableText)) throw error;
     throw new ApiError('render_rejected', {

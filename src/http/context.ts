@@ -1,6 +1,13 @@
 import type { AppDeps } from '../app.ts';
 import type { AuthContext } from '../auth/authenticate.ts';
 import type { RateLimitReport } from '../limits/report.ts';
+import type { RenderEngine } from '../render/engine.ts';
+
+export interface RequestTrace {
+  route?: string;
+  accountId?: string;
+  keyId?: string;
+}
 
 /** Everything a route handler sees for one request. */
 export interface RequestContext {
@@ -17,6 +24,9 @@ export interface RequestContext {
   readonly clientAddress: string | undefined;
   /** Buckets this request was counted in; the RateLimit headers are made from it. */
   readonly rateLimits: RateLimitReport;
+  readonly engine: RenderEngine;
+  /** What the request log line says about the request, filled in as it is learnt. */
+  readonly trace: RequestTrace;
 }
 
 /** The context of a route that takes a key, after the guard has authenticated it. */

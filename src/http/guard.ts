@@ -23,6 +23,8 @@ export async function guardRoute(route: RouteSpec, context: RequestContext): Pro
     }
     throw error;
   }
+  context.trace.accountId = auth.account.id;
+  context.trace.keyId = auth.key.id;
   await countRequest(context, requestBuckets(auth.key.id, planOf(auth.account.plan).limits));
   if (route.access.scope) requireScope(auth, route.access.scope);
   return auth;

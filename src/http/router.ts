@@ -42,6 +42,7 @@ export function buildRouter(routes: readonly RouteSpec[], guard: Guard): Dispatc
     const ittyPath = path.replace(/\{(\w+)\}/g, ':$1');
     router.all(ittyPath, async (request: Request & { params: Record<string, string> }, base: RequestContext) => {
       const context: RequestContext = { ...base, params: request.params };
+      context.trace.route = path;
       let response: Response;
       try {
         response = await dispatchMethod(group, isPublic, context, guard);

@@ -8,3 +8,11 @@ server.on('listening', () => {
   const bound = typeof address === 'object' && address ? address.port : port;
   console.log(`svc listening on http://${hostname}:${bound} (Node ${process.version})`);
 });
+
+/** Graceful stop: no new connections, idle keep-alive sockets closed, requests in flight finish. */
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.once(signal, () => {
+    server.close(() => process.exit(0));
+    setInterval(() => server.closeIdleConnections(), 50).unref();
+  });
+}
