@@ -14,7 +14,10 @@ export async function countRequest(context: RequestContext, buckets: readonly Bu
   try {
     admission = await admit(context.deps.db, buckets, now);
   } catch (error) {
-    if (error instanceof LimiterUnavailable) throw limiterUnavailable();
+    if (error instanceof LimiterUnavailable) {
+      console.error(JSON.stringify({ level: 'error', request_id: context.requestId, error: `rate limiter: ${error.message}` }));
+      throw limiterUnavailable();
+    }
     throw error;
   }
   if (!admission.admitted) throw refusalError(admission, now);

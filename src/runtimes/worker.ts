@@ -1,9 +1,7 @@
-import { drizzle } from 'drizzle-orm/d1';
 import { createApp, type FetchHandler } from '../app.ts';
 import { systemClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
-import type { Database } from '../db/database.ts';
-import * as schema from '../db/schema.ts';
+import { openD1 } from '../db/d1.ts';
 import { purgeExpired } from '../documents/retention.ts';
 import { loadFonts } from '../render/fonts.ts';
 import bold from '../../fonts/NotoSans-Bold.ttf';
@@ -16,7 +14,7 @@ interface Env {
 
 let app: FetchHandler | undefined;
 
-const databaseOf = (env: Env) => drizzle(env.DB, { schema }) as unknown as Database;
+const databaseOf = (env: Env) => openD1(env.DB);
 
 function appFor(env: Env): FetchHandler {
   app ??= createApp({

@@ -1,40 +1,78 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { freePort, startBun, startNode, startWorker, tempDir, type RunningServer } from '../support/processes.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/accounts/store.ts';
+import { generateKey, hashKey } from '../../src/auth/key-format.ts';
+import { createKey } from '../../src/auth/store.ts';
+import { openDatabase } from '../../src/db/libsql.ts';
+import { ROOT, freePort, startBun, startNode, startWorker, tempDir, type RunningServer } from '../support/processes.ts';
 
-const running: RunningServer[] = [];
-afterAll(async () => {
-  await Promise.all(running.map((server) => server.stop()));
-});
+const running: Record<string, { server: RunningServer; key: string }> = {};
+const REFERENCE = readFileSync(join(ROOT, '../shared/bench/reference-invoice.json'), 'utf8');
+/** The golden of test/render for this request (invoice 2.0.0, 3 lines). */
+const REFERENCE_SHA = 'a49bfd428c517ca901b0abd713be403145e04ed9b266b1777cce6eed995719cb';
 
-async function templatesBody(server: RunningServer): Promise<string> {
-  running.push(server);
-  const response = await fetch(`${server.url}/api/v1/templates`);
-  expect(response.status).toBe(200);
-  expect(response.headers.get('Svc-Version')).toBe('2026-10-01');
-  return response.text();
+async function libsqlServer(start: typeof startBun) {
+  const url = `file:${join(tempDir(), 'svc.db')}`;
+  const { db, client } = await openDatabase(url);
+  const account = await createAccount(db, { email: 'smoke@example.com', plan: 'free', credits: 5, emailConfirmed: true, now: Date.now() });
+  const key = await createKey(db, { accountId: account.id, kind: 'full', name: 'smoke', now: Date.now() });
+  client.close();
+  if (typeof key === 'string') throw new Error(key);
+  return { server: await start({ DATABASE_URL: url }, await freePort()), key: key.key };
 }
 
-describe('the same service on three runtimes', () => {
-  const bodies: Record<string, string> = {};
+async function workerServer() {
+  const key = generateKey();
+  const now = Date.now();
+  const seed = `INSERT INTO accounts (id, email, email_confirmed, plan, credits_remaining, period_end, created_at)
+    VALUES ('acct_smoke', 'smoke@example.com', 1, 'free', 5, ${now + 30 * 86_400_000}, ${now});
+    INSERT INTO api_keys (id, account_id, name, kind, prefix, hash, scopes, created_at)
+    VALUES ('key_smoke', 'acct_smoke', 'smoke', 'full', '${key.slice(0, 13)}', '${await hashKey(key)}',
+      'documents:create documents:preview documents:read account:read', ${now});`;
+  return { server: await startWorker(await freePort(), seed), key };
+}
 
-  it('the real Bun server answers 200 on its embedded database file', async () => {
-    const dir = tempDir();
-    bodies.bun = await templatesBody(await startBun({ DATABASE_URL: `file:${join(dir, 'svc.db')}` }, await freePort()));
+beforeAll(async () => {
+  const [bun, node, worker] = await Promise.all([libsqlServer(startBun), libsqlServer(startNode), workerServer()]);
+  Object.assign(running, { bun, node, worker });
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(Object.values(running).map(({ server }) => server.stop()));
+});
+
+describe('the same service on Bun, Node and workerd', () => {
+  it('answers GET /api/v1/templates with the same body everywhere', async () => {
+    const bodies = await Promise.all(
+      Object.values(running).map(async ({ server }) => {
+        const response = await fetch(`${server.url}/api/v1/templates`);
+        expect(response.status).toBe(200);
+        expect(response.headers.get('Svc-Version')).toBe('2026-10-01');
+        return response.text();
+      }),
+    );
+    expect(new Set(bodies).size).toBe(1);
   });
 
-  it('the real Node server answers 200 on its embedded database file', async () => {
-    const dir = tempDir();
-    bodies.node = await templatesBody(await startNode({ DATABASE_URL: `file:${join(dir, 'svc.db')}` }, await freePort()));
+  it('makes the same PDF bytes (SHA-256) for the same request everywhere, and charges one credit', async () => {
+    for (const [runtime, { server, key }] of Object.entries(running)) {
+      const response = await fetch(`${server.url}/api/v1/documents`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+        body: REFERENCE,
+      });
+      expect(response.status, `${runtime}: ${response.status === 201 ? '' : await response.clone().text()}\n${server.output().slice(-3000)}`).toBe(201);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      const digest = Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex');
+      expect(digest, runtime).toBe(REFERENCE_SHA);
+      expect(response.headers.get('Svc-Document-Sha256'), runtime).toBe(REFERENCE_SHA);
+      expect(response.headers.get('Svc-Credits-Remaining'), runtime).toBe('4');
+    }
   });
-
-  it('the Worker in workerd (wrangler dev --local, local D1) answers 200 with the same body', async () => {
-    bodies.worker = await templatesBody(await startWorker(await freePort()));
-    expect(bodies.worker).toBe(bodies.bun);
-    expect(bodies.node).toBe(bodies.bun);
-  }, 90_000);
 
   it('refuses to start with a clear message on an invalid setting', async () => {
     await expect(startBun({ PORT: 'eighty' }, await freePort())).rejects.toThrow(/PORT must be 0 to 65535/);
+    await expect(startNode({ RENDER_CONCURRENCY: '0' }, await freePort())).rejects.toThrow(/RENDER_CONCURRENCY must be a whole number/);
   });
 });

@@ -86,23 +86,30 @@ export function startNode(env: Record<string, string>, port: number) {
   return startProcess(process.execPath, ['src/runtimes/node.ts'], { port, env: { PORT: String(port), ...env } });
 }
 
-/** The Worker in workerd through `wrangler dev --local`, on a fresh local D1 database with migrations applied. */
-export async function startWorker(port: number): Promise<RunningServer> {
-  const persist = tempDir('svc-d1-');
-  const wrangler = join(ROOT, 'scripts/wrangler.mjs');
-  await new Promise<void>((resolve, reject) => {
-    const migrate = spawn(process.execPath, [wrangler, 'd1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], {
-      cwd: ROOT,
-      stdio: 'pipe',
-    });
+const WRANGLER = join(ROOT, 'scripts/wrangler.mjs');
+
+/** Runs a wrangler command to completion, failing with its output. */
+export function wrangler(args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [WRANGLER, ...args], { cwd: ROOT, stdio: 'pipe' });
     let output = '';
-    migrate.stdout.on('data', (chunk) => (output += chunk));
-    migrate.stderr.on('data', (chunk) => (output += chunk));
-    migrate.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`d1 migrations failed:\n${output}`))));
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('exit', (code) => (code === 0 ? resolve(output) : reject(new Error(`wrangler ${args.join(' ')} failed:\n${output}`))));
   });
+}
+
+/**
+ * The Worker in workerd through `wrangler dev --local`, on a fresh local D1 database with migrations applied;
+ * `seedSql` runs against that database first (accounts and keys for the test).
+ */
+export async function startWorker(port: number, seedSql?: string): Promise<RunningServer> {
+  const persist = tempDir('svc-d1-');
+  await wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist]);
+  if (seedSql) await wrangler(['d1', 'execute', 'DB', '--local', '--persist-to', persist, '--command', seedSql]);
   return startProcess(
     process.execPath,
-    [wrangler, 'dev', '--local', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persist, '--show-interactive-dev-session=false'],
+    [WRANGLER, 'dev', '--local', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persist, '--show-interactive-dev-session=false'],
     { port, timeoutMs: 60_000 },
   );
 }
