@@ -83,6 +83,7 @@ function logRequest(context: Omit<RequestContext, 'params'>, method: string, sta
       duration_ms: Math.round(durationMs * 10) / 10,
       account_id: context.trace.accountId ?? null,
       key_id: context.trace.keyId ?? null,
+      ...(context.trace.renderMs === undefined ? {} : { render_ms: Math.round(context.trace.renderMs * 100) / 100 }),
     }),
   );
 }

@@ -17,6 +17,8 @@ export interface AppConfig {
   readonly renderTimeoutMs: number;
   /** One JSON line per request on stdout. */
   readonly logRequests: boolean;
+  /** false only for load tests on a private copy: no request is then counted or refused by section 8. */
+  readonly rateLimitsEnabled: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +67,7 @@ export function loadConfig(env: Env, overrides: Partial<AppConfig> = {}): AppCon
     renderConcurrency: readInteger(env, 'RENDER_CONCURRENCY', 8, 1, 1024),
     renderTimeoutMs: readInteger(env, 'RENDER_TIMEOUT_MS', 2_000, 10, 60_000),
     logRequests: readBoolean(env, 'LOG_REQUESTS', true),
+    rateLimitsEnabled: readBoolean(env, 'RATE_LIMITS_ENABLED', true),
     ...overrides,
   };
 }

@@ -48,7 +48,9 @@ function insufficientCredits(creditsRemaining: number, periodEnd: number): ApiEr
 async function render(context: KeyedContext, document: DocumentRequest, asJson: boolean): Promise<Uint8Array<ArrayBuffer>> {
   let bytes: Uint8Array<ArrayBuffer>;
   try {
+    const started = performance.now();
     bytes = await context.engine.render(document);
+    context.trace.renderMs = (context.trace.renderMs ?? 0) + performance.now() - started;
   } catch (error) {
     if (!(error instanceof UndrawableText)) throw error;
     throw new ApiError('render_rejected', {

@@ -7,6 +7,7 @@ export interface RequestTrace {
   route?: string;
   accountId?: string;
   keyId?: string;
+  renderMs?: number;
 }
 
 /** Everything a route handler sees for one request. */

@@ -9,6 +9,7 @@ import { limiterUnavailable, refusalError } from './report.ts';
  * buckets to the request's RateLimit report.
  */
 export async function countRequest(context: RequestContext, buckets: readonly Bucket[], options: { report?: boolean } = {}): Promise<void> {
+  if (!context.deps.config.rateLimitsEnabled) return;
   const now = context.deps.clock.now();
   let admission;
   try {

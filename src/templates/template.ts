@@ -104,8 +104,16 @@ export function deprecatedFields(template: TemplateDefinition): { name: string; 
   );
 }
 
-/** The Template object of spec 2.8. */
+const templateObjects = new WeakMap<TemplateDefinition, ReturnType<typeof buildTemplateObject>>();
+
+/** The Template object of spec 2.8; built once per template, since its JSON Schema takes a while to generate. */
 export function templateObject(template: TemplateDefinition) {
+  let object = templateObjects.get(template);
+  if (!object) templateObjects.set(template, (object = buildTemplateObject(template)));
+  return object;
+}
+
+function buildTemplateObject(template: TemplateDefinition) {
   return {
     object: 'template',
     slug: template.slug,

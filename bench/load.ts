@@ -1,0 +1,102 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAccount } from '../src/accounts/store.ts';
+import { createKey } from '../src/auth/store.ts';
+import { openDatabase } from '../src/db/libsql.ts';
+import { freePort, tempDir } from '../test/support/processes.ts';
+import { referenceBody } from './measure.ts';
+
+/**
+ * `npm run bench:load`: the Bun server on its embedded database, driven from this (second) process over
+ * loopback with 1, 8 and 64 requests in flight, for each scenario. Rate limits are switched off for the run
+ * (RATE_LIMITS_ENABLED=false), or they would be what is measured. Prints requests/s and p50/p99 latency, and
+ * from the server's request log how much of a final's time is spent outside the renderer.
+ */
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+const SECONDS = Number(process.env.LOAD_SECONDS ?? 4);
+const CONCURRENCY = [1, 8, 64];
+
+const url = `file:${join(tempDir('svc-load-'), 'svc.db')}`;
+const { db, client } = await openDatabase(url);
+const account = await createAccount(db, { email: 'load@example.com', plan: 'pro', credits: 10_000_000, emailConfirmed: true, now: Date.now() });
+const key = await createKey(db, { accountId: account.id, kind: 'full', name: 'load', now: Date.now() });
+client.close();
+if (typeof key === 'string') throw new Error(key);
+
+const port = await freePort();
+const server = spawn(here('../node_modules/.bin/bun'), [here('../src/runtimes/bun.ts')], {
+  env: { ...process.env, PORT: String(port), DATABASE_URL: url, RATE_LIMITS_ENABLED: 'false', LOG_REQUESTS: 'true' },
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
+const logLines: string[] = [];
+let pending = '';
+server.stdout!.on('data', (chunk: Buffer) => {
+  const lines = (pending + chunk.toString()).split('\n');
+  pending = lines.pop()!;
+  logLines.push(...lines);
+});
+const base = `http://127.0.0.1:${port}`;
+for (let i = 0; ; i++) {
+  try {
+    if ((await fetch(`${base}/api/v1/templates`)).ok) break;
+  } catch {
+    if (i > 100) throw new Error('server did not start');
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+
+const reference = referenceBody('reference-invoice.json');
+const preview = JSON.stringify({ ...JSON.parse(reference), mode: 'preview' });
+const auth = { Authorization: `Bearer ${key.key}`, 'Content-Type': 'application/json' };
+let counter = 0;
+const scenarios: Record<string, () => Promise<Response>> = {
+  'GET templates': () => fetch(`${base}/api/v1/templates`),
+  'POST validate': () => fetch(`${base}/api/v1/documents/validate`, { method: 'POST', headers: auth, body: reference }),
+  'POST preview': () => fetch(`${base}/api/v1/documents`, { method: 'POST', headers: auth, body: preview }),
+  'POST final (new key)': () =>
+    fetch(`${base}/api/v1/documents`, { method: 'POST', headers: { ...auth, 'Idempotency-Key': `load-${process.pid}-${counter++}` }, body: reference }),
+  'POST replay': () => fetch(`${base}/api/v1/documents`, { method: 'POST', headers: { ...auth, 'Idempotency-Key': 'load-replay' }, body: reference }),
+};
+await scenarios['POST replay']!();
+
+async function run(scenario: () => Promise<Response>, concurrency: number) {
+  const latencies: number[] = [];
+  let failures = 0;
+  const deadline = performance.now() + SECONDS * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        const begin = performance.now();
+        const response = await scenario();
+        await response.arrayBuffer();
+        latencies.push(performance.now() - begin);
+        if (response.status >= 300) failures++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!;
+  return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), failures, count: latencies.length };
+}
+
+console.log(`Load benchmark: Bun server on an embedded database, ${SECONDS} s per row, driven over loopback from a second process.`);
+for (const [name, scenario] of Object.entries(scenarios)) {
+  for (const concurrency of CONCURRENCY) {
+    logLines.length = 0;
+    const result = await run(scenario, concurrency);
+    let outside = '';
+    if (name.startsWith('POST final')) {
+      const finals = logLines.map((line) => JSON.parse(line)).filter((entry) => entry.render_ms !== undefined && entry.status === 201);
+      const duration = finals.reduce((sum, entry) => sum + entry.duration_ms, 0);
+      const render = finals.reduce((sum, entry) => sum + entry.render_ms, 0);
+      outside = `  server time ${(duration / finals.length).toFixed(2)} ms of which render ${(render / finals.length).toFixed(2)} ms (${(duration / render).toFixed(2)}× the render, ${(100 * (1 - render / duration)).toFixed(0)}% outside it)`;
+    }
+    console.log(
+      `${name.padEnd(22)} c=${String(concurrency).padEnd(3)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms  (${result.count} requests${result.failures ? `, ${result.failures} not 2xx` : ''})${outside}`,
+    );
+  }
+}
+server.kill('SIGTERM');
