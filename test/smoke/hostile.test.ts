@@ -1,0 +1,126 @@
+import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/accounts/store.ts';
+import { createKey } from '../../src/auth/store.ts';
+import { openDatabase } from '../../src/db/libsql.ts';
+import { finalInvoice } from '../support/documents.ts';
+import { freePort, startBun, tempDir, type RunningServer } from '../support/processes.ts';
+
+let server: RunningServer;
+let key: string;
+let port: number;
+
+beforeAll(async () => {
+  const url = `file:${join(tempDir('svc-hostile-'), 'svc.db')}`;
+  const { db, client } = await openDatabase(url);
+  const account = await createAccount(db, { email: 'hostile@example.com', plan: 'pro', credits: 100, emailConfirmed: true, now: Date.now() });
+  const created = await createKey(db, { accountId: account.id, kind: 'full', name: 'hostile', now: Date.now() });
+  client.close();
+  if (typeof created === 'string') throw new Error(created);
+  key = created.key;
+  port = await freePort();
+  server = await startBun({ DATABASE_URL: url, LOG_REQUESTS: 'false', RATE_LIMITS_ENABLED: 'false' }, port);
+}, 60_000);
+
+afterAll(async () => {
+  await server.stop();
+});
+
+const rssKiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.process.pid}/status`, 'utf8'))![1]);
+
+function post(body: BodyInit, headers: Record<string, string> = {}) {
+  return fetch(`${server.url}/api/v1/documents/validate`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...headers },
+    body,
+    duplex: 'half',
+  } as RequestInit);
+}
+
+async function codeOf(response: Response) {
+  const body = await response.json();
+  return [response.status, body.error?.code, body.error?.details?.[0]?.code];
+}
+
+/** A body sent in chunks, without Content-Length. */
+function streamed(chunks: number, chunk: Uint8Array, delayMs = 0): ReadableStream<Uint8Array> {
+  let sent = 0;
+  return new ReadableStream({
+    async pull(controller) {
+      if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      if (sent++ >= chunks) controller.close();
+      else controller.enqueue(chunk);
+    },
+  });
+}
+
+async function stillServing() {
+  const response = await fetch(`${server.url}/api/v1/documents`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(finalInvoice()),
+  });
+  expect(response.status).toBe(201);
+  await response.arrayBuffer();
+}
+
+describe('hostile input through the real server', () => {
+  it('answers the contract error for each, and keeps serving', async () => {
+    const baseline = rssKiB();
+    expect(await codeOf(await post(streamed(1_000, new Uint8Array(16_384).fill(0x20))))).toEqual([413, 'payload_too_large', undefined]);
+    expect(await codeOf(await post('['.repeat(60_000) + ']'.repeat(60_000)))).toEqual([400, 'invalid_request', 'malformed_json']);
+    expect(await codeOf(await post('['.repeat(100_000)))).toEqual([400, 'invalid_request', 'malformed_json']);
+    const manyMembers = `{${Array.from({ length: 1_000_000 }, (_, i) => `"m${i}":0`).join(',')}}`;
+    expect(await codeOf(await post(manyMembers))).toEqual([413, 'payload_too_large', undefined]);
+    const manyFields = JSON.stringify({ template: 'invoice', mode: 'preview', fields: Object.fromEntries(Array.from({ length: 8_000 }, (_, i) => [`f${i}`, 1])) });
+    expect(await codeOf(await post(manyFields))).toEqual([422, 'validation_failed', 'too_many_fields']);
+    const manyParameters = JSON.stringify(Object.fromEntries(Array.from({ length: 8_000 }, (_, i) => [`p${i}`, 1])));
+    const parameters = await (await post(manyParameters)).json();
+    expect(parameters.error.code).toBe('invalid_request');
+    expect(parameters.error.details).toHaveLength(50);
+    expect(await codeOf(await post(new Uint8Array([0x7b, 0x22, 0xc3, 0x28, 0x22, 0x3a, 0x31, 0x7d])))).toEqual([400, 'invalid_request', 'malformed_json']);
+    expect(await codeOf(await post('{"template":"invoice",\u0000"mode":"final"}'))).toEqual([400, 'invalid_request', 'malformed_json']);
+    const nul = JSON.stringify({ ...finalInvoice({ seller_name: 'A\u0000B' }), mode: 'preview' });
+    expect(await codeOf(await post(nul))).toEqual([422, 'validation_failed', 'invalid_characters']);
+    const bigHeader = await fetch(`${server.url}/api/v1/account`, { headers: { Authorization: `Bearer ${key}`, 'X-Padding': 'x'.repeat(200_000) } }).catch(() => undefined);
+    expect(bigHeader?.status ?? 431).toBeGreaterThanOrEqual(400);
+    await stillServing();
+    console.log(`hostile sweep: server RSS ${Math.round(baseline / 1024)} MiB before, ${Math.round(rssKiB() / 1024)} MiB after`);
+    expect(rssKiB() - baseline).toBeLessThan(200_000);
+  }, 60_000);
+
+  it('a slow body does not hold up other requests', async () => {
+    const slow = post(streamed(20, new TextEncoder().encode('      '), 100));
+    const started = performance.now();
+    await stillServing();
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect((await slow).status).toBe(400);
+  }, 30_000);
+
+  it('10,000 connections opened at once and dropped leave it serving, memory back near its baseline', async () => {
+    await stillServing();
+    const baseline = rssKiB();
+    const sockets = await Promise.all(
+      Array.from(
+        { length: 10_000 },
+        () =>
+          new Promise<Socket | undefined>((resolve) => {
+            const socket = connect(port, '127.0.0.1');
+            socket.once('connect', () => resolve(socket));
+            socket.once('error', () => resolve(undefined));
+            socket.setTimeout(20_000, () => resolve(undefined));
+          }),
+      ),
+    );
+    const opened = sockets.filter((socket) => socket !== undefined).length;
+    for (const socket of sockets) socket?.destroy();
+    expect(opened).toBeGreaterThan(9_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await stillServing();
+    const after = rssKiB();
+    console.log(`10,000 connections: ${opened} opened; server RSS ${Math.round(baseline / 1024)} MiB before, ${Math.round(after / 1024)} MiB after`);
+    expect(after - baseline).toBeLessThan(64 * 1024);
+  }, 60_000);
+});

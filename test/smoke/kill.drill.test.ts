@@ -1,0 +1,73 @@
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/accounts/store.ts';
+import { createKey } from '../../src/auth/store.ts';
+import { openDatabase } from '../../src/db/libsql.ts';
+import { finalInvoice } from '../support/documents.ts';
+import { freePort, startBun, tempDir, type RunningServer } from '../support/processes.ts';
+
+const servers: RunningServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop()));
+});
+
+const KEYS = 20;
+const CREDITS = 100;
+
+describe('fault drill: a server process killed during a burst of keyed finals', () => {
+  it('after restart and retries every key has at most one document and one charge, and credits + documents add up', async () => {
+    const url = `file:${join(tempDir('svc-kill-'), 'svc.db')}`;
+    const { db, client } = await openDatabase(url);
+    const account = await createAccount(db, { email: 'kill@example.com', plan: 'pro', credits: CREDITS, emailConfirmed: true, now: Date.now() });
+    const created = await createKey(db, { accountId: account.id, kind: 'full', name: 'kill', now: Date.now() });
+    if (typeof created === 'string') throw new Error(created);
+    const env = { DATABASE_URL: url, LOG_REQUESTS: 'false', RATE_LIMITS_ENABLED: 'false' };
+    const [a, b] = [await startBun(env, await freePort()), await startBun(env, await freePort())];
+    servers.push(a, b);
+
+    const send = (server: RunningServer, key: string) =>
+      fetch(`${server.url}/api/v1/documents`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${created.key}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+        body: JSON.stringify(finalInvoice({ invoice_number: key })),
+      })
+        .then(async (response) => ({ status: response.status, id: response.headers.get('Svc-Document-Id'), body: await response.arrayBuffer() }))
+        .catch(() => ({ status: 0, id: null, body: undefined }));
+
+    const burst = Array.from({ length: KEYS }, (_, i) => [send(a, `k-${i}`), send(b, `k-${i}`)]).flat();
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    a.process.kill('SIGKILL');
+    const first = await Promise.all(burst);
+    const tally = first.reduce<Record<number, number>>((counts, r) => ({ ...counts, [r.status]: (counts[r.status] ?? 0) + 1 }), {});
+    console.log(`burst of ${first.length} finals on ${KEYS} keys, one server killed: answers by status ${JSON.stringify(tally)} (0 = connection lost)`);
+    expect(tally[0]).toBeGreaterThan(0);
+
+    const restarted = await startBun(env, await freePort());
+    servers.push(restarted);
+    await new Promise((resolve) => setTimeout(resolve, 36_000));
+
+    const ids = new Map<string, string>();
+    for (let i = 0; i < KEYS; i++) {
+      for (let attempt = 0; ; attempt++) {
+        const answer = await send(attempt % 2 ? b : restarted, `k-${i}`);
+        if (answer.status === 201) {
+          ids.set(`k-${i}`, answer.id!);
+          break;
+        }
+        expect([409]).toContain(answer.status);
+        if (attempt > 10) throw new Error(`k-${i} never completed`);
+        await new Promise((resolve) => setTimeout(resolve, 5_000));
+      }
+    }
+
+    const documents = await client.execute({ sql: 'SELECT id FROM documents WHERE account_id = ?', args: [account.id] });
+    const keys = await client.execute({ sql: 'SELECT key, document_id FROM idempotency_keys WHERE account_id = ?', args: [account.id] });
+    const balance = await client.execute({ sql: 'SELECT credits_remaining AS c FROM accounts WHERE id = ?', args: [account.id] });
+    client.close();
+    expect(documents.rows).toHaveLength(KEYS);
+    expect(new Set(documents.rows.map((row) => row.id))).toEqual(new Set(ids.values()));
+    expect(keys.rows.every((row) => ids.get(String(row.key)) === row.document_id)).toBe(true);
+    expect(Number(balance.rows[0]!.c) + documents.rows.length).toBe(CREDITS);
+    for (const early of first) if (early.status === 201) expect([...ids.values()]).toContain(early.id);
+  }, 180_000);
+});
