@@ -3,9 +3,6 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { generateKey, isWellFormedKey } from '../../src/auth/key-format.ts';
 import { createKey, listKeys, regenerateKey, revokeKey } from '../../src/auth/store.ts';
 import { accounts, apiKeys } from '../../src/db/schema.ts';
-import { defineRoute } from '../../src/http/route.ts';
-import { json } from '../../src/http/respond.ts';
-import { ROUTES } from '../../src/routes/index.ts';
 import { createAccount } from '../../src/accounts/store.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { addKey, seedCaller, type Caller } from '../support/accounts.ts';
@@ -80,28 +77,6 @@ describe('401 unauthorized (section 5)', () => {
     const body = await (await account({ Authorization: `Bearer ${regenerated!.key}` })).json();
     expect(body.key).toMatchObject({ id: regenerated!.id, name: 'full key' });
     expect(await regenerateKey(app.db, caller.keyId, app.clock.now())).toBeUndefined();
-  });
-});
-
-describe('403 forbidden_scope', () => {
-  it('refuses a valid key that lacks the route scope', async () => {
-    const finalsOnly = defineRoute({
-      method: 'POST',
-      path: '/api/v1/scope-probe',
-      access: { kind: 'key', scope: 'documents:create' },
-      versioned: true,
-      doc: { operationId: 'probe', summary: 'probe', description: 'probe', tag: 'Meta', responses: {}, errors: [] },
-      handle: () => json({ ok: true }),
-    });
-    const probeApp = await createTestApp({ routes: [...ROUTES, finalsOnly] });
-    const preview = await seedCaller(probeApp, { kind: 'preview' });
-    const full = await seedCaller(probeApp, { kind: 'full' });
-    const refused = await probeApp.call('/api/v1/scope-probe', { method: 'POST', headers: preview.headers });
-    expect(refused.status).toBe(403);
-    const body = await refused.json();
-    expect(body.error.code).toBe('forbidden_scope');
-    expect(body.error.details).toEqual([expect.objectContaining({ code: 'missing_scope' })]);
-    expect((await probeApp.call('/api/v1/scope-probe', { method: 'POST', headers: full.headers })).status).toBe(200);
   });
 });
 

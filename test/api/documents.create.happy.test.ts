@@ -107,6 +107,7 @@ describe('the JSON form and Accept negotiation', () => {
     expect(response.headers.get('Content-Disposition')).toBeNull();
     const body = await response.json();
     expect(v.safeParse(DocumentJsonSchema, body).issues).toBeUndefined();
+    expect(Math.abs(Date.parse(body.document.created_at) - app.clock.now())).toBeLessThan(5_000);
     const bytes = Uint8Array.from(atob(body.file_base64), (c) => c.charCodeAt(0));
     expect(body.document.sha256).toBe(sha256(bytes));
     expect(body).toMatchObject({
@@ -115,7 +116,7 @@ describe('the JSON form and Accept negotiation', () => {
       credits_remaining: 4,
       idempotent_replay: false,
       totals: { currency: 'EUR', subtotal: '100.00', total: '100.00', balance_due: '100.00' },
-      document: { id: response.headers.get('Svc-Document-Id'), object: 'document', template: 'invoice', template_version: '2.0.0', mode: 'final', paper: 'a4', locale: 'en', reference: 'r-1', source: 'api', credits_consumed: 1, bytes: bytes.length, content_type: 'application/pdf', created_at: '2026-11-02T10:00:00Z', file_url: null },
+      document: { id: response.headers.get('Svc-Document-Id'), object: 'document', template: 'invoice', template_version: '2.0.0', mode: 'final', paper: 'a4', locale: 'en', reference: 'r-1', source: 'api', credits_consumed: 1, bytes: bytes.length, content_type: 'application/pdf', file_url: null },
     });
   });
 });

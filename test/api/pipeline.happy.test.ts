@@ -57,10 +57,4 @@ describe('request ids and the error shape (section 7)', () => {
     expect(body.error.docs_url).toBe(`${BASE}/docs/api/errors#not_found`);
   });
 
-  it('builds docs_url from PUBLIC_BASE_URL when it is set', async () => {
-    const configured = await createTestApp({ env: { PUBLIC_BASE_URL: 'https://api.example.com/' } });
-    const body = await (await configured.call('/api/v1/templates/nope')).json();
-    expect(body.error.code).toBe('template_not_found');
-    expect(body.error.docs_url).toBe('https://api.example.com/docs/api/errors#template_not_found');
-  });
 });

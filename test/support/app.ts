@@ -51,7 +51,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const { db } = await openDatabase(':memory:');
   const clock = new TestClock();
-  const config = loadConfig(options.env ?? {}, { logRequests: false, ...options.config });
+  const config = loadConfig(options.env ?? {}, { logRequests: false, rateLimitsEnabled: false, ...options.config });
   const fetch = createApp({ db: options.wrapDb ? options.wrapDb(db) : db, clock, config, fonts: testFonts() }, options.routes ?? ROUTES);
   return { fetch, db, clock, call: (path, init) => fetch(new Request(`${BASE}${path}`, init)) };
 }

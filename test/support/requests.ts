@@ -35,12 +35,8 @@ export function body(template: string, fields: Record<string, unknown>, extra: R
   return { template, mode: 'preview', fields, ...extra };
 }
 
-/**
- * POSTs a JSON value (or raw text) to a route with the caller's key. The test clock moves one second per call,
- * so table-driven suites stay under the 120-requests-per-minute bucket they do not test.
- */
+/** POSTs a JSON value (or raw text) to a route with the caller's key. */
 export function post(app: TestApp, path: string, headers: Record<string, string>, payload: unknown, contentType = 'application/json') {
-  app.clock.advance(1_000);
   return app.call(path, {
     method: 'POST',
     headers: { ...headers, 'Content-Type': contentType },

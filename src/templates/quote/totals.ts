@@ -1,5 +1,5 @@
 import type { Decimal } from '../../money/decimal.ts';
-import type { LineItem, Problem } from '../field-types.ts';
+import type { LineItem } from '../field-types.ts';
 import { sumOfLines, type CheckInput, type CheckResult } from '../totals.ts';
 
 /** Quote: exactly one of items and amount; no tax arithmetic; the total may be below zero with credit lines. */

@@ -11,7 +11,7 @@ let app: TestApp;
 let caller: Caller;
 const MINUTE_START = Date.parse('2026-11-02T10:00:00Z');
 beforeEach(async () => {
-  app = await createTestApp();
+  app = await createTestApp({ config: { rateLimitsEnabled: true } });
   caller = await seedCaller(app, { credits: 500 });
 });
 
@@ -224,7 +224,7 @@ describe('failed sign-ins per network (20 per 10 minutes)', () => {
     for (let i = 0; i < 20; i++) await app.fetch(forged(i), { clientAddress: '192.0.2.50' });
     expect((await app.fetch(forged(99), { clientAddress: '192.0.2.50' })).status).toBe(429);
 
-    const proxied = await createTestApp({ env: { TRUST_X_FORWARDED_FOR: 'true' } });
+    const proxied = await createTestApp({ env: { TRUST_X_FORWARDED_FOR: 'true' }, config: { rateLimitsEnabled: true } });
     for (let i = 0; i < 20; i++) await proxied.fetch(forged(7), { clientAddress: '192.0.2.1' });
     expect((await proxied.fetch(forged(7), { clientAddress: '192.0.2.1' })).status).toBe(429);
     expect((await proxied.fetch(forged(8), { clientAddress: '192.0.2.1' })).status).toBe(401);
@@ -234,6 +234,7 @@ describe('failed sign-ins per network (20 per 10 minutes)', () => {
 describe('503 limiter_unavailable', () => {
   it('refuses the request unprocessed when the limiter cannot be reached', async () => {
     const broken = await createTestApp({
+      config: { rateLimitsEnabled: true },
       wrapDb: (db) =>
         new Proxy(db, {
           get(target, property, receiver) {

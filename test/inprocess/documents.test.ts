@@ -1,0 +1,255 @@
+import * as v from 'valibot';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { commitDocument } from '../../src/credits/commit.ts';
+import type { Database } from '../../src/db/database.ts';
+import { purgeExpired } from '../../src/documents/retention.ts';
+import { parseDocumentRequest } from '../../src/documents/request.ts';
+import { parseJson } from '../../src/http/json-parse.ts';
+import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
+import { acquireLease } from '../../src/idempotency/lease.ts';
+import { DocumentListSchema } from '../../src/openapi/schemas.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { seedCaller, type Caller } from '../support/accounts.ts';
+import { finalInvoice, ledger, makeDocument } from '../support/documents.ts';
+
+/** The document route where the test moves the clock, sets limits or injects database faults. */
+let app: TestApp;
+let caller: Caller;
+beforeEach(async () => {
+  app = await createTestApp();
+  caller = await seedCaller(app, { credits: 5 });
+});
+
+async function errorOf(response: Response, status: number, code: string) {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  const body = JSON.parse(text);
+  expect(body.error.code).toBe(code);
+  return body;
+}
+
+const preview = (reference?: string) => ({ ...finalInvoice({}, reference ? { reference } : {}), mode: 'preview' });
+const get = (path: string, who: Caller = caller) => app.call(path, { headers: who.headers });
+
+async function make(count: number, reference?: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push((await makeDocument(app, caller, preview(reference))).headers.get('Svc-Document-Id')!);
+  return ids;
+}
+
+describe('credit periods', () => {
+  it('a renewed period restores the allowance for the next final', async () => {
+    const broke = await seedCaller(app, { credits: 0 });
+    app.clock.current = Date.parse('2026-12-01T00:00:01Z');
+    const response = await makeDocument(app, broke, finalInvoice());
+    expect(response.status).toBe(201);
+    expect(response.headers.get('Svc-Credits-Remaining')).toBe('49');
+  });
+});
+
+describe('413 response_too_large, nothing charged', () => {
+  it('for the file form over its limit', async () => {
+    const small = await createTestApp({ config: { pdfFileLimit: 5_000 } });
+    const who = await seedCaller(small, { credits: 5 });
+    await errorOf(await makeDocument(small, who, finalInvoice()), 413, 'response_too_large');
+    expect(await ledger(small, who)).toMatchObject({ credits: 5, documents: 0 });
+    expect((await makeDocument(small, who, finalInvoice(), { accept: 'application/json' })).status).toBe(201);
+  });
+
+  it('for the JSON form over its own limit, while the file form still fits', async () => {
+    const small = await createTestApp({ config: { pdfJsonLimit: 5_000 } });
+    const who = await seedCaller(small, { credits: 5 });
+    await errorOf(await makeDocument(small, who, finalInvoice(), { accept: 'application/json' }), 413, 'response_too_large');
+    expect(await ledger(small, who)).toMatchObject({ credits: 5, documents: 0 });
+    expect((await makeDocument(small, who, finalInvoice())).status).toBe(201);
+  });
+});
+
+describe('Idempotency-Key and the clock', () => {
+  it('first request still running (≤ 35 s) → 409 idempotency_in_progress with Retry-After: 5', async () => {
+    const running = await heldLease('order-6');
+    expect(running.kind).toBe('acquired');
+    app.clock.advance(35_000);
+    const body = await errorOf(await makeDocument(app, caller, finalInvoice(), { key: 'order-6' }), 409, 'idempotency_in_progress');
+    expect(body.credit_used).toBe(false);
+    const again = await makeDocument(app, caller, finalInvoice(), { key: 'order-6' });
+    expect(again.headers.get('Retry-After')).toBe('5');
+  });
+
+  it('running over 35 s → taken over; the old attempt can no longer commit, and one document is charged', async () => {
+    const stale = await heldLease('order-7');
+    if (stale.kind !== 'acquired') throw new Error('no lease');
+    app.clock.advance(35_001);
+    const taken = await makeDocument(app, caller, finalInvoice(), { key: 'order-7' });
+    expect(taken.status).toBe(201);
+    expect(taken.headers.get('Svc-Idempotent-Replay')).toBe('false');
+
+    const late = await commitDocument(app.db, { row: rowFor('doc_late00000000000000'), charge: true, lease: stale.lease });
+    expect(late.kind).toBe('lease_lost');
+    const state = await ledger(app, caller);
+    expect(state).toMatchObject({ credits: 4, documents: 1 });
+    expect(state.rows[0]!.id).toBe(taken.headers.get('Svc-Document-Id'));
+    const replay = await makeDocument(app, caller, finalInvoice(), { key: 'order-7' });
+    expect(replay.headers.get('Svc-Document-Id')).toBe(taken.headers.get('Svc-Document-Id'));
+  });
+
+  it('remembered 24 hours: after that the same key makes a new document', async () => {
+    const first = await makeDocument(app, caller, finalInvoice(), { key: 'order-8' });
+    app.clock.advance(24 * 3600_000 - 1);
+    expect((await makeDocument(app, caller, finalInvoice(), { key: 'order-8' })).headers.get('Svc-Idempotent-Replay')).toBe('true');
+    app.clock.advance(1);
+    const later = await makeDocument(app, caller, finalInvoice(), { key: 'order-8' });
+    expect(later.status).toBe(201);
+    expect(later.headers.get('Svc-Idempotent-Replay')).toBe('false');
+    expect(later.headers.get('Svc-Document-Id')).not.toBe(first.headers.get('Svc-Document-Id'));
+    expect(await ledger(app, caller)).toMatchObject({ credits: 3, documents: 2 });
+  });
+});
+
+describe('500 commit_status_unknown', () => {
+  it('when the commit fails after the PDF exists; a retry after 35 s makes the document, charged once', async () => {
+    let failures = 1;
+    const faulty = await createTestApp({
+      wrapDb: (db) =>
+        new Proxy(db, {
+          get(target, property, receiver) {
+            const value = Reflect.get(target, property, receiver);
+            if (property === 'batch') {
+              return (queries: unknown[]) => {
+                if (isCommit(queries) && failures > 0) {
+                  failures--;
+                  return Promise.reject(new Error('database went away'));
+                }
+                return (value as (q: unknown[]) => Promise<unknown>).call(target, queries);
+              };
+            }
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        }) as Database,
+    });
+    const who = await seedCaller(faulty, { credits: 2 });
+    const body = await errorOf(await makeDocument(faulty, who, finalInvoice(), { key: 'fault-1' }), 500, 'commit_status_unknown');
+    expect(body.credit_used).toBeNull();
+    expect(JSON.stringify(body)).not.toContain('database went away');
+    expect(await ledger(faulty, who)).toMatchObject({ credits: 2, documents: 0 });
+    await errorOf(await makeDocument(faulty, who, finalInvoice(), { key: 'fault-1' }), 409, 'idempotency_in_progress');
+    faulty.clock.advance(35_001);
+    const retry = await makeDocument(faulty, who, finalInvoice(), { key: 'fault-1' });
+    expect(retry.status).toBe(201);
+    expect(await ledger(faulty, who)).toMatchObject({ credits: 1, documents: 1 });
+  });
+
+  it('when the commit went through but was not confirmed in time; the retry replays it, no second charge', async () => {
+    let slow = true;
+    const faulty = await createTestApp({
+      config: { commitTimeoutMs: 20 },
+      wrapDb: (db) =>
+        new Proxy(db, {
+          get(target, property, receiver) {
+            const value = Reflect.get(target, property, receiver);
+            if (property === 'batch') {
+              return async (queries: unknown[]) => {
+                const result = await (value as (q: unknown[]) => Promise<unknown>).call(target, queries);
+                if (isCommit(queries) && slow) {
+                  slow = false;
+                  await new Promise((resolve) => setTimeout(resolve, 100));
+                }
+                return result;
+              };
+            }
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        }) as Database,
+    });
+    const who = await seedCaller(faulty, { credits: 2 });
+    const body = await errorOf(await makeDocument(faulty, who, finalInvoice(), { key: 'fault-2' }), 500, 'commit_status_unknown');
+    expect(body.credit_used).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await ledger(faulty, who)).toMatchObject({ credits: 1, documents: 1 });
+    faulty.clock.advance(35_001);
+    const retry = await makeDocument(faulty, who, finalInvoice(), { key: 'fault-2' });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('Svc-Idempotent-Replay')).toBe('true');
+    expect(await ledger(faulty, who)).toMatchObject({ credits: 1, documents: 1 });
+  });
+});
+
+describe('history over time', () => {
+  it('lists newest first by created_at then id, both descending, across pages with equal created_at', async () => {
+    const early = await make(2);
+    app.clock.advance(1_000);
+    const same = await make(5);
+    app.clock.advance(1_000);
+    const late = await make(1);
+    const expected = [...late, ...[...same].sort().reverse(), ...[...early].sort().reverse()];
+
+    const seen: string[] = [];
+    let cursor = '';
+    let pages = 0;
+    for (;;) {
+      const response = await get(`/api/v1/documents?limit=3${cursor}`);
+      expect(response.status).toBe(200);
+      const page = await response.json();
+      expect(v.safeParse(DocumentListSchema, page).issues).toBeUndefined();
+      seen.push(...page.data.map((d: { id: string }) => d.id));
+      pages++;
+      if (!page.has_more) break;
+      cursor = `&starting_after=${page.data.at(-1).id}`;
+    }
+    expect(pages).toBe(3);
+    expect(seen).toEqual(expected);
+  });
+});
+
+describe('retention (section 8, 9.8)', () => {
+  it('hides records older than 90 days at once, and the purge deletes them', async () => {
+    const [id] = await make(1);
+    app.clock.advance(90 * 24 * 3600_000 - 1);
+    expect((await get(`/api/v1/documents/${id}`)).status).toBe(200);
+    app.clock.advance(1);
+    expect((await get(`/api/v1/documents/${id}`)).status).toBe(404);
+    expect((await (await get('/api/v1/documents')).json()).data).toEqual([]);
+    expect((await get(`/api/v1/documents?starting_after=${id}`)).status).toBe(400);
+    expect((await ledger(app, caller)).documents).toBe(1);
+    const purged = await purgeExpired(app.db, app.clock.now());
+    expect(purged).toMatchObject({ documents: 1, idempotency_keys: 0 });
+    expect((await ledger(app, caller)).documents).toBe(0);
+  });
+
+  it('purges idempotency keys after 24 hours', async () => {
+    await makeDocument(app, caller, preview(), { key: 'keep-1' });
+    expect((await purgeExpired(app.db, app.clock.now() + 24 * 3600_000 - 1)).idempotency_keys).toBe(0);
+    expect((await purgeExpired(app.db, app.clock.now() + 24 * 3600_000)).idempotency_keys).toBe(1);
+  });
+});
+
+/** The commit batch is the one that inserts a document record. */
+function isCommit(queries: unknown[]): boolean {
+  const first = queries[0] as { getQuery?: () => { sql: string } };
+  return first.getQuery?.().sql.includes('INSERT INTO "documents"') ?? false;
+}
+
+/** A lease as a running attempt of the same request holds it. */
+async function heldLease(key: string) {
+  const fingerprint = await requestFingerprint(parseDocumentRequest(parseJson(JSON.stringify(finalInvoice()))));
+  return acquireLease(app.db, { accountId: caller.account.id, key, fingerprint, now: app.clock.now() });
+}
+
+function rowFor(id: string) {
+  return {
+    id,
+    accountId: caller.account.id,
+    keyId: caller.keyId,
+    template: 'invoice',
+    templateVersion: '2.0.0',
+    mode: 'final',
+    paper: 'a4',
+    locale: 'en',
+    reference: null,
+    source: 'api',
+    creditsConsumed: 1,
+    sha256: '0'.repeat(64),
+    bytes: 1,
+    createdAt: app.clock.now(),
+  };
+}
