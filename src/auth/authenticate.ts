@@ -16,7 +16,9 @@ function invalidKey(): ApiError {
 /** Section 5: `Authorization: Bearer <key>` only; the key is never read from the URL or the body. */
 export async function authenticate(context: RequestContext): Promise<AuthContext> {
   const header = context.request.headers.get('Authorization');
-  if (header === null) {
+  // An empty header counts as none: some proxies (and workerd's) drop empty headers, and the answer must not
+  // depend on the runtime.
+  if (header === null || header.trim() === '') {
     throw new ApiError('unauthorized', {
       detail: 'missing_authorization',
       message: 'Send the header Authorization: Bearer <API_KEY>.',

@@ -1,6 +1,44 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import type { FetchHandler } from '../app.ts';
+
+/**
+ * The request body as a web stream. Not Readable.toWeb: after the handler cancels the stream (a body over the
+ * limit), Node 24's adapter still enqueues arriving chunks and throws "Controller is already closed" outside
+ * any handler, which stops the process. Here the rest of a cancelled body is read and dropped, so that the
+ * client, still sending, gets the answer; past DISCARD_LIMIT the connection is closed.
+ */
+const DISCARD_LIMIT = 8 * 1024 * 1024;
+
+function bodyOf(incoming: IncomingMessage): ReadableStream<Uint8Array> {
+  let cancelled = false;
+  let discarded = 0;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      incoming.on('data', (chunk: Buffer) => {
+        if (cancelled) {
+          discarded += chunk.byteLength;
+          if (discarded > DISCARD_LIMIT) incoming.socket.destroy();
+          return;
+        }
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
+      });
+      incoming.on('end', () => {
+        if (!cancelled) controller.close();
+      });
+      incoming.on('error', (error) => {
+        if (!cancelled) controller.error(error);
+      });
+    },
+    pull() {
+      incoming.resume();
+    },
+    cancel() {
+      cancelled = true;
+      incoming.resume();
+    },
+  });
+}
 
 function toRequest(incoming: IncomingMessage, fallbackOrigin: string): Request {
   let url: URL;
@@ -18,7 +56,7 @@ function toRequest(incoming: IncomingMessage, fallbackOrigin: string): Request {
   return new Request(url, {
     method: incoming.method,
     headers,
-    ...(hasBody ? { body: Readable.toWeb(incoming) as unknown as ReadableStream, duplex: 'half' } : {}),
+    ...(hasBody ? { body: bodyOf(incoming), duplex: 'half' } : {}),
   } as RequestInit);
 }
 

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { ERRORS } from '../../src/contract/errors.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { seedCaller, type Caller } from '../support/accounts.ts';
@@ -298,13 +298,13 @@ describe('reading the body', () => {
     await detailsOf(await validate(big), 413, 'payload_too_large');
   });
 
-  it('answers 413 without Content-Length, reading no more than the limit', async () => {
+  it('answers 413 to a 2 MB body without Content-Length, reading no more than the limit', async () => {
     let pulled = 0;
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
         pulled += 16_384;
         controller.enqueue(new Uint8Array(16_384).fill(0x20));
-        if (pulled > 10_000_000) controller.close();
+        if (pulled > 2_000_000) controller.close();
       },
     });
     const response = await app.call('/api/v1/documents/validate', {
@@ -314,7 +314,8 @@ describe('reading the body', () => {
       duplex: 'half',
     } as RequestInit);
     await detailsOf(response, 413, 'payload_too_large');
-    expect(pulled).toBeLessThanOrEqual(131_072 + 3 * 16_384);
+    // In-process the handler pulls the stream itself; over HTTP the client's socket decides how much it sends.
+    if (inject('apiTarget').kind === 'inprocess') expect(pulled).toBeLessThanOrEqual(131_072 + 3 * 16_384);
   });
 
   it.each([

@@ -1,12 +1,19 @@
-import { createApp, type FetchHandler } from '../../src/app.ts';
+import { createClient } from '@libsql/client';
+import { drizzle } from 'drizzle-orm/libsql';
+import { inject } from 'vitest';
+import { createApp, type Connection, type FetchHandler } from '../../src/app.ts';
 import type { Clock } from '../../src/clock.ts';
 import { loadConfig, type AppConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
+import * as schema from '../../src/db/schema.ts';
 import type { RouteSpec } from '../../src/http/route.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts, type FontSet } from '../../src/render/fonts.ts';
 import { ROUTES } from '../../src/routes/index.ts';
+import { SUITE_SERVER_ENV } from './target.ts';
+
+export const BASE = SUITE_SERVER_ENV.PUBLIC_BASE_URL;
 
 let fonts: FontSet | undefined;
 /** Fonts are parsed once per test file, as once per process in production. */
@@ -14,8 +21,6 @@ export function testFonts(): FontSet {
   fonts ??= loadFonts(readFontFiles());
   return fonts;
 }
-
-export const BASE = 'http://svc.test';
 
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {
@@ -31,27 +36,65 @@ export class TestClock implements Clock {
   }
 }
 
+/** A real server's clock is the wall clock: a test that moves time belongs in test/inprocess. */
+class WallClock extends TestClock {
+  override now(): number {
+    return Date.now();
+  }
+  override advance(): void {
+    throw new Error('a real server cannot be moved in time: put this test in test/inprocess');
+  }
+}
+
 export interface TestApp {
   fetch: FetchHandler;
   db: Database;
   clock: TestClock;
-  /** GET/POST helper: a path under BASE, an optional init. */
+  /** A request to a path under BASE, with an optional init. */
   call(path: string, init?: RequestInit): Promise<Response>;
 }
 
-/** The real handler in-process on a fresh in-memory database, migrated like production. */
-export async function createTestApp(
-  options: {
-    env?: Record<string, string>;
-    routes?: readonly RouteSpec[];
-    config?: Partial<AppConfig>;
-    /** What the app sees as its database, for fault injection; the test keeps the real one. */
-    wrapDb?: (db: Database) => Database;
-  } = {},
-): Promise<TestApp> {
+interface TestAppOptions {
+  env?: Record<string, string>;
+  routes?: readonly RouteSpec[];
+  config?: Partial<AppConfig>;
+  /** What the app sees as its database, for fault injection; the test keeps the real one. */
+  wrapDb?: (db: Database) => Database;
+}
+
+/**
+ * The service under test. In-process (the default): the real handler on a fresh in-memory database, migrated
+ * like production, with a test clock. With API_TARGET=bun|node|worker: the real server started once for the
+ * run by test/support/global-setup.ts, reached over HTTP, with this process holding the same database file so
+ * that tests can seed accounts and check what was stored.
+ */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const target = inject('apiTarget');
+  if (target.kind === 'inprocess') return inProcessApp(options);
+  if (Object.keys(options).length) throw new Error(`a real server cannot take ${Object.keys(options).join(', ')}: put this test in test/inprocess`);
+  return remoteApp(target.url!, target.databaseUrl!);
+}
+
+async function inProcessApp(options: TestAppOptions): Promise<TestApp> {
   const { db } = await openDatabase(':memory:');
   const clock = new TestClock();
   const config = loadConfig(options.env ?? {}, { logRequests: false, rateLimitsEnabled: false, ...options.config });
   const fetch = createApp({ db: options.wrapDb ? options.wrapDb(db) : db, clock, config, fonts: testFonts() }, options.routes ?? ROUTES);
   return { fetch, db, clock, call: (path, init) => fetch(new Request(`${BASE}${path}`, init)) };
+}
+
+let remoteDb: Database | undefined;
+
+async function remoteApp(serverUrl: string, databaseUrl: string): Promise<TestApp> {
+  remoteDb ??= drizzle(createClient({ url: databaseUrl }), { schema });
+  const fetch: FetchHandler = async (request: Request, _connection?: Connection) => {
+    const url = new URL(request.url);
+    return globalThis.fetch(`${serverUrl}${url.pathname}${url.search}`, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body ? { body: request.body, duplex: 'half' } : {}),
+      redirect: 'manual',
+    } as RequestInit);
+  };
+  return { fetch, db: remoteDb, clock: new WallClock(), call: (path, init) => fetch(new Request(`${BASE}${path}`, init)) };
 }

@@ -103,13 +103,18 @@ export function wrangler(args: string[]): Promise<string> {
  * The Worker in workerd through `wrangler dev --local`, on a fresh local D1 database with migrations applied;
  * `seedSql` runs against that database first (accounts and keys for the test).
  */
-export async function startWorker(port: number, seedSql?: string): Promise<RunningServer> {
-  const persist = tempDir('svc-d1-');
+export async function startWorker(
+  port: number,
+  seedSql?: string,
+  options: { persist?: string; vars?: Record<string, string> } = {},
+): Promise<RunningServer> {
+  const persist = options.persist ?? tempDir('svc-d1-');
   await wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist]);
   if (seedSql) await wrangler(['d1', 'execute', 'DB', '--local', '--persist-to', persist, '--command', seedSql]);
+  const vars = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
   return startProcess(
     process.execPath,
-    [WRANGLER, 'dev', '--local', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persist, '--show-interactive-dev-session=false'],
+    [WRANGLER, 'dev', '--local', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persist, '--show-interactive-dev-session=false', ...vars],
     { port, timeoutMs: 60_000 },
   );
 }
