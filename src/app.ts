@@ -67,7 +67,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
 
 /** The address the trusted proxy saw: the last one it appended to X-Forwarded-For. */
 function forwardedFor(request: Request): string | undefined {
-  const header = request.headers.get('X-Forwarded-For');
+  const header = request.headers.get(HEADERS.forwardedFor);
   return header?.split(',').at(-1)?.trim() || undefined;
 }
 

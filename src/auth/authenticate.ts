@@ -1,3 +1,4 @@
+import { HEADERS } from '../contract/headers.ts';
 import type { Scope } from '../contract/scopes.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { RequestContext } from '../http/context.ts';
@@ -15,7 +16,7 @@ function invalidKey(): ApiError {
 
 /** Section 5: `Authorization: Bearer <key>` only; the key is never read from the URL or the body. */
 export async function authenticate(context: RequestContext): Promise<AuthContext> {
-  const header = context.request.headers.get('Authorization');
+  const header = context.request.headers.get(HEADERS.authorization);
   // An empty header counts as none: some proxies (and workerd's) drop empty headers, and the answer must not
   // depend on the runtime.
   if (header === null || header.trim() === '') {

@@ -25,7 +25,7 @@ function base64(bytes: Uint8Array): string {
 export function documentCreated(made: MadeDocument, asJson: boolean): Response {
   const totals = totalsObject(made.totals, made.digits);
   const headers: Record<string, string> = {
-    Location: `/api/v1/documents/${made.row.id}`,
+    [HEADERS.location]: `/api/v1/documents/${made.row.id}`,
     [HEADERS.documentId]: made.row.id,
     [HEADERS.documentSha256]: made.row.sha256,
     [HEADERS.template]: made.row.template,
@@ -55,6 +55,6 @@ export function documentCreated(made: MadeDocument, asJson: boolean): Response {
   }
   return new Response(made.bytes, {
     status: 201,
-    headers: { ...headers, 'Content-Type': 'application/pdf', 'Content-Disposition': contentDisposition(made.filename) },
+    headers: { ...headers, 'Content-Type': 'application/pdf', [HEADERS.contentDisposition]: contentDisposition(made.filename) },
   });
 }

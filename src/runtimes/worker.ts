@@ -1,6 +1,7 @@
 import { createApp, type FetchHandler } from '../app.ts';
 import { systemClock } from '../clock.ts';
 import { loadConfig } from '../config.ts';
+import { HEADERS } from '../contract/headers.ts';
 import { openD1 } from '../db/d1.ts';
 import { purgeExpired } from '../documents/retention.ts';
 import { loadFonts } from '../render/fonts.ts';
@@ -28,7 +29,7 @@ function appFor(env: Env): FetchHandler {
 
 export default {
   fetch(request: Request, env: Env): Promise<Response> {
-    return appFor(env)(request, { clientAddress: request.headers.get('CF-Connecting-IP') ?? undefined });
+    return appFor(env)(request, { clientAddress: request.headers.get(HEADERS.cloudflareClientAddress) ?? undefined });
   },
   /** The daily retention purge (wrangler.toml [triggers]). */
   async scheduled(_controller: ScheduledController, env: Env): Promise<void> {

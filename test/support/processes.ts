@@ -86,7 +86,7 @@ export function startNode(env: Record<string, string>, port: number) {
   return startProcess(process.execPath, ['src/runtimes/node.ts'], { port, env: { PORT: String(port), ...env } });
 }
 
-const WRANGLER = join(ROOT, 'scripts/wrangler.mjs');
+const WRANGLER = join(ROOT, '.ci/wrangler.mjs');
 
 /** Runs a wrangler command to completion, failing with its output. */
 export function wrangler(args: string[]): Promise<string> {

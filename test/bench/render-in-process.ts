@@ -1,8 +1,8 @@
-import { parseDocumentRequest } from '../src/documents/request.ts';
-import { parseJson } from '../src/http/json-parse.ts';
-import { readFontFiles } from '../src/render/font-files.ts';
-import { loadFonts } from '../src/render/fonts.ts';
-import { renderPdf } from '../src/render/index.ts';
+import { parseDocumentRequest } from '../../src/documents/request.ts';
+import { parseJson } from '../../src/http/json-parse.ts';
+import { readFontFiles } from '../../src/render/font-files.ts';
+import { loadFonts } from '../../src/render/fonts.ts';
+import { renderPdf } from '../../src/render/index.ts';
 import { REFERENCES, referenceBody, timeRuns } from './measure.ts';
 
 /**

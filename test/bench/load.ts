@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAccount } from '../src/accounts/store.ts';
-import { createKey } from '../src/auth/store.ts';
-import { openDatabase } from '../src/db/libsql.ts';
-import { freePort, tempDir } from '../test/support/processes.ts';
+import { createAccount } from '../../src/accounts/store.ts';
+import { createKey } from '../../src/auth/store.ts';
+import { openDatabase } from '../../src/db/libsql.ts';
+import { freePort, tempDir } from '../support/processes.ts';
 import { referenceBody } from './measure.ts';
 
 /**
@@ -25,7 +25,7 @@ client.close();
 if (typeof key === 'string') throw new Error(key);
 
 const port = await freePort();
-const server = spawn(here('../node_modules/.bin/bun'), [here('../src/runtimes/bun.ts')], {
+const server = spawn(here('../../node_modules/.bin/bun'), [here('../../src/runtimes/bun.ts')], {
   env: { ...process.env, PORT: String(port), DATABASE_URL: url, RATE_LIMITS_ENABLED: 'false', LOG_REQUESTS: 'true' },
   stdio: ['ignore', 'pipe', 'inherit'],
 });

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { freePort, startProcess } from '../test/support/processes.ts';
+import { freePort, startProcess } from '../support/processes.ts';
 import { REFERENCES, referenceBody, summarise, RUNS, WARMUP } from './measure.ts';
 
 /**
@@ -8,7 +8,7 @@ import { REFERENCES, referenceBody, summarise, RUNS, WARMUP } from './measure.ts
  * document over RUNS warm renders, documents per second, PDF bytes), then the median inside workerd.
  */
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
-const bin = (name: string) => here(`../node_modules/.bin/${name}`);
+const bin = (name: string) => here(`../../node_modules/.bin/${name}`);
 
 function inProcess(runtime: string, command: string, args: string[]): void {
   const result = spawnSync(command, args, { encoding: 'utf8' });
@@ -26,7 +26,7 @@ async function workerd(): Promise<void> {
   const port = await freePort();
   const server = await startProcess(
     process.execPath,
-    [here('../scripts/wrangler.mjs'), 'dev', '--local', '--config', here('wrangler.toml'), '--port', String(port), '--ip', '127.0.0.1', '--show-interactive-dev-session=false'],
+    [here('../../.ci/wrangler.mjs'), 'dev', '--local', '--config', here('wrangler.toml'), '--port', String(port), '--ip', '127.0.0.1', '--show-interactive-dev-session=false'],
     { port, readyPath: '/noop', timeoutMs: 60_000 },
   );
   try {
