@@ -89,13 +89,23 @@ export interface KeyWithAccount {
   account: AccountRow;
 }
 
-/** One indexed look-up by hash for every well-formed key, found or not, active or revoked. */
-export async function findActiveKey(db: Database, hash: string): Promise<KeyWithAccount | undefined> {
-  const [row] = await db
+function keyByHashQuery(db: Database) {
+  return db
     .select({ key: apiKeys, account: accounts })
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-    .where(eq(apiKeys.hash, hash));
+    .where(eq(apiKeys.hash, sql.placeholder('hash')))
+    .prepare();
+}
+
+/** Every authenticated request runs it, so it is built once per database (half its cost; see README). */
+const keyByHash = new WeakMap<Database, ReturnType<typeof keyByHashQuery>>();
+
+/** One indexed look-up by hash for every well-formed key, found or not, active or revoked. */
+export async function findActiveKey(db: Database, hash: string): Promise<KeyWithAccount | undefined> {
+  let query = keyByHash.get(db);
+  if (!query) keyByHash.set(db, (query = keyByHashQuery(db)));
+  const [row] = await query.all({ hash });
   return row && row.key.revokedAt === null ? row : undefined;
 }
 

@@ -12,6 +12,22 @@ export interface BucketState {
 
 export type Admission = { admitted: true; states: BucketState[] } | { admitted: false; states: BucketState[]; refusing: BucketState[] };
 
+/** One bucket (the requests and new-final buckets): a single upsert that counts only below the limit. */
+async function admitOne(db: Database, { bucket, start, end }: { bucket: Bucket; start: number; end: number }): Promise<Admission> {
+  const [counted] = await db
+    .insert(rateLimitWindows)
+    .values({ bucket: bucket.name, windowStart: start, count: 1, expiresAt: end })
+    .onConflictDoUpdate({
+      target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
+      set: { count: sql`${rateLimitWindows.count} + 1` },
+      setWhere: sql`${rateLimitWindows.count} < ${bucket.limit}`,
+    })
+    .returning({ count: rateLimitWindows.count });
+  if (counted) return { admitted: true, states: [{ bucket, count: counted.count, resetAt: end }] };
+  const state = { bucket, count: bucket.limit, resetAt: end };
+  return { admitted: false, states: [state], refusing: [state] };
+}
+
 /** The limiter's storage could not be reached: the request is not processed (503 limiter_unavailable). */
 export class LimiterUnavailable extends Error {}
 
@@ -30,6 +46,7 @@ export async function admit(db: Database, buckets: readonly Bucket[], now: numbe
     sql`, `,
   );
   try {
+    if (windows.length === 1) return await admitOne(db, windows[0]!);
     const [, updated] = await db.batch([
       db
         .insert(rateLimitWindows)

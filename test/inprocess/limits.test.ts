@@ -239,11 +239,11 @@ describe('503 limiter_unavailable', () => {
         new Proxy(db, {
           get(target, property, receiver) {
             const value = Reflect.get(target, property, receiver);
-            if (property === 'batch') {
-              return (queries: { toSQL?: () => { sql: string } }[]) =>
-                (queries[0]?.toSQL?.().sql ?? '').includes('rate_limit_windows')
-                  ? Promise.reject(new Error('limiter storage down'))
-                  : (value as (q: unknown[]) => Promise<unknown>).call(target, queries);
+            if (property === 'insert') {
+              return (table: unknown) => {
+                if (table === rateLimitWindows) throw new Error('limiter storage down');
+                return (value as (t: unknown) => unknown).call(target, table);
+              };
             }
             return typeof value === 'function' ? value.bind(target) : value;
           },
