@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { documents, idempotencyKeys } from '../../src/db/schema.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { seedCaller, type Caller } from '../support/accounts.ts';
-import { finalInvoice, ledger, makeDocument } from '../support/documents.ts';
+import { expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 import { sha256 } from '../support/pdf.ts';
 
 let app: TestApp;
@@ -14,18 +14,11 @@ beforeEach(async () => {
   caller = await seedCaller(app, { credits: 5 });
 });
 
-async function errorOf(response: Response, status: number, code: string) {
-  const text = await response.text();
-  expect(response.status, text).toBe(status);
-  const body = JSON.parse(text);
-  expect(body.error.code).toBe(code);
-  return body;
-}
 
 describe('402 insufficient_credits', () => {
   it('refuses a final with no credit left, before rendering, and says how many and until when', async () => {
     const broke = await seedCaller(app, { credits: 0 });
-    const body = await errorOf(await makeDocument(app, broke, finalInvoice()), 402, 'insufficient_credits');
+    const body = await expectError(await makeDocument(app, broke, finalInvoice()), 402, 'insufficient_credits');
     expect(body).toMatchObject({ credit_used: false, credits_remaining: 0, period_end: isoSeconds(broke.account.periodEnd) });
     expect(await ledger(app, broke)).toMatchObject({ credits: 0, documents: 0 });
   });
@@ -45,7 +38,7 @@ describe('402 insufficient_credits', () => {
 describe('403 forbidden_scope by mode', () => {
   it('a Preview only key cannot make a final, and can make a preview', async () => {
     const preview = await seedCaller(app, { kind: 'preview' });
-    const body = await errorOf(await makeDocument(app, preview, finalInvoice()), 403, 'forbidden_scope');
+    const body = await expectError(await makeDocument(app, preview, finalInvoice()), 403, 'forbidden_scope');
     expect(body.error.details[0].code).toBe('missing_scope');
     expect((await makeDocument(app, preview, { ...finalInvoice(), mode: 'preview' })).status).toBe(201);
     expect((await ledger(app, preview)).documents).toBe(1);
@@ -54,7 +47,7 @@ describe('403 forbidden_scope by mode', () => {
 
 describe('422 render_rejected', () => {
   it('refuses characters no bundled font has, charges nothing, and frees the key for a corrected retry', async () => {
-    const body = await errorOf(await makeDocument(app, caller, finalInvoice({ client_name: '株式会社' }), { key: 'k-render' }), 422, 'render_rejected');
+    const body = await expectError(await makeDocument(app, caller, finalInvoice({ client_name: '株式会社' }), { key: 'k-render' }), 422, 'render_rejected');
     expect(body.error.message).toContain('U+682A');
     expect(body.credit_used).toBe(false);
     expect(await ledger(app, caller)).toMatchObject({ credits: 5, documents: 0 });
@@ -64,7 +57,7 @@ describe('422 render_rejected', () => {
 
 describe('Idempotency-Key (section 3 table)', () => {
   it.each(['', ' ', 'k'.repeat(256), 'a b', 'caf\u00e9', '""'])('refuses the header %j with 400 invalid_idempotency_key', async (key) => {
-    const body = await errorOf(await makeDocument(app, caller, finalInvoice(), { key }), 400, 'invalid_request');
+    const body = await expectError(await makeDocument(app, caller, finalInvoice(), { key }), 400, 'invalid_request');
     expect(body.error.details[0].code).toBe('invalid_idempotency_key');
   });
 
@@ -94,8 +87,8 @@ describe('Idempotency-Key (section 3 table)', () => {
 
   it('same key, different request (a changed reference counts) → 422 idempotency_key_reused', async () => {
     expect((await makeDocument(app, caller, finalInvoice({}, { reference: 'a' }), { key: 'order-3' })).status).toBe(201);
-    await errorOf(await makeDocument(app, caller, finalInvoice({}, { reference: 'b' }), { key: 'order-3' }), 422, 'idempotency_key_reused');
-    await errorOf(await makeDocument(app, caller, finalInvoice({ notes: 'x' }, { reference: 'a' }), { key: 'order-3' }), 422, 'idempotency_key_reused');
+    await expectError(await makeDocument(app, caller, finalInvoice({}, { reference: 'b' }), { key: 'order-3' }), 422, 'idempotency_key_reused');
+    await expectError(await makeDocument(app, caller, finalInvoice({ notes: 'x' }, { reference: 'a' }), { key: 'order-3' }), 422, 'idempotency_key_reused');
     expect(await ledger(app, caller)).toMatchObject({ credits: 4, documents: 1 });
   });
 
@@ -108,13 +101,13 @@ describe('Idempotency-Key (section 3 table)', () => {
   });
 
   it('a validation failure is not remembered: a corrected retry with the same key makes the document', async () => {
-    await errorOf(await makeDocument(app, caller, finalInvoice({ date: 'soon' }), { key: 'order-4' }), 422, 'validation_failed');
+    await expectError(await makeDocument(app, caller, finalInvoice({ date: 'soon' }), { key: 'order-4' }), 422, 'validation_failed');
     expect((await makeDocument(app, caller, finalInvoice(), { key: 'order-4' })).status).toBe(201);
   });
 
   it('a 402 is not remembered either', async () => {
     const broke = await seedCaller(app, { credits: 0 });
-    await errorOf(await makeDocument(app, broke, finalInvoice(), { key: 'order-5' }), 402, 'insufficient_credits');
+    await expectError(await makeDocument(app, broke, finalInvoice(), { key: 'order-5' }), 402, 'insufficient_credits');
     const [row] = await app.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'order-5'));
     expect(row).toBeUndefined();
   });
@@ -122,14 +115,14 @@ describe('Idempotency-Key (section 3 table)', () => {
   it('template changed since → 409 idempotency_replay_unavailable / template_version_changed', async () => {
     const first = await makeDocument(app, caller, finalInvoice(), { key: 'order-9' });
     await app.db.update(documents).set({ templateVersion: '1.9.0' }).where(eq(documents.id, first.headers.get('Svc-Document-Id')!));
-    const body = await errorOf(await makeDocument(app, caller, finalInvoice(), { key: 'order-9' }), 409, 'idempotency_replay_unavailable');
+    const body = await expectError(await makeDocument(app, caller, finalInvoice(), { key: 'order-9' }), 409, 'idempotency_replay_unavailable');
     expect(body.error.details[0].code).toBe('template_version_changed');
   });
 
   it('bytes no longer reproducible → 409 output_changed; never different bytes under an old id', async () => {
     const first = await makeDocument(app, caller, finalInvoice(), { key: 'order-10' });
     await app.db.update(documents).set({ sha256: '0'.repeat(64) }).where(eq(documents.id, first.headers.get('Svc-Document-Id')!));
-    const body = await errorOf(await makeDocument(app, caller, finalInvoice(), { key: 'order-10' }), 409, 'idempotency_replay_unavailable');
+    const body = await expectError(await makeDocument(app, caller, finalInvoice(), { key: 'order-10' }), 409, 'idempotency_replay_unavailable');
     expect(body.error.details[0].code).toBe('output_changed');
   });
 

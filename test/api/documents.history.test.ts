@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DocumentSchema } from '../../src/openapi/schemas.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { seedCaller, type Caller } from '../support/accounts.ts';
-import { finalInvoice, makeDocument } from '../support/documents.ts';
+import { finalInvoice, makeDocument, makePreviews, previewInvoice } from '../support/documents.ts';
 
 let app: TestApp;
 let caller: Caller;
@@ -12,19 +12,13 @@ beforeEach(async () => {
   caller = await seedCaller(app, { credits: 50 });
 });
 
-const preview = (reference?: string) => ({ ...finalInvoice({}, reference ? { reference } : {}), mode: 'preview' });
 const get = (path: string, who: Caller = caller) => app.call(path, { headers: who.headers });
 
-async function make(count: number, reference?: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) ids.push((await makeDocument(app, caller, preview(reference))).headers.get('Svc-Document-Id')!);
-  return ids;
-}
 
 describe('GET /api/v1/documents', () => {
 
   it('defaults to 20 and reports has_more', async () => {
-    await make(21);
+    await makePreviews(app, caller, 21);
     const page = await (await get('/api/v1/documents')).json();
     expect(page.data).toHaveLength(20);
     expect(page.has_more).toBe(true);
@@ -34,9 +28,9 @@ describe('GET /api/v1/documents', () => {
   });
 
   it('filters by reference, exactly and case-sensitively', async () => {
-    await make(2, 'Order-1');
-    await make(1, 'order-1');
-    await make(1);
+    await makePreviews(app, caller, 2, 'Order-1');
+    await makePreviews(app, caller, 1, 'order-1');
+    await makePreviews(app, caller, 1);
     const page = await (await get('/api/v1/documents?reference=Order-1')).json();
     expect(page.data).toHaveLength(2);
     expect(page.data.every((d: { reference: string }) => d.reference === 'Order-1')).toBe(true);
@@ -64,8 +58,8 @@ describe('GET /api/v1/documents', () => {
 
   it("refuses another account's document as starting_after and never lists it", async () => {
     const stranger = await seedCaller(app, { credits: 5 });
-    const theirs = (await makeDocument(app, stranger, preview())).headers.get('Svc-Document-Id')!;
-    await make(1);
+    const theirs = (await makeDocument(app, stranger, previewInvoice())).headers.get('Svc-Document-Id')!;
+    await makePreviews(app, caller, 1);
     expect((await get(`/api/v1/documents?starting_after=${theirs}`)).status).toBe(400);
     const page = await (await get('/api/v1/documents')).json();
     expect(page.data.map((d: { id: string }) => d.id)).not.toContain(theirs);
@@ -85,7 +79,7 @@ describe('GET /api/v1/documents/{id} and /file', () => {
 
   it('answers 404 document_not_found for unknown and foreign ids, in the same words', async () => {
     const stranger = await seedCaller(app, { credits: 5 });
-    const theirs = (await makeDocument(app, stranger, preview())).headers.get('Svc-Document-Id')!;
+    const theirs = (await makeDocument(app, stranger, previewInvoice())).headers.get('Svc-Document-Id')!;
     const unknown = await (await get('/api/v1/documents/doc_00000000000000000000')).json();
     const foreign = await (await get(`/api/v1/documents/${theirs}`)).json();
     expect(unknown.error.code).toBe('document_not_found');
@@ -94,7 +88,7 @@ describe('GET /api/v1/documents/{id} and /file', () => {
   });
 
   it('always answers 404 file_not_available on the file route, after authentication', async () => {
-    const id = (await makeDocument(app, caller, preview())).headers.get('Svc-Document-Id')!;
+    const id = (await makeDocument(app, caller, previewInvoice())).headers.get('Svc-Document-Id')!;
     const response = await get(`/api/v1/documents/${id}/file`);
     expect(response.status).toBe(404);
     expect((await response.json()).error.code).toBe('file_not_available');

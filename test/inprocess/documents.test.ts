@@ -10,7 +10,7 @@ import { acquireLease } from '../../src/idempotency/lease.ts';
 import { DocumentListSchema } from '../../src/openapi/schemas.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { seedCaller, type Caller } from '../support/accounts.ts';
-import { finalInvoice, ledger, makeDocument } from '../support/documents.ts';
+import { expectError, finalInvoice, ledger, makeDocument, makePreviews, previewInvoice } from '../support/documents.ts';
 
 /** The document route where the test moves the clock, sets limits or injects database faults. */
 let app: TestApp;
@@ -20,22 +20,9 @@ beforeEach(async () => {
   caller = await seedCaller(app, { credits: 5 });
 });
 
-async function errorOf(response: Response, status: number, code: string) {
-  const text = await response.text();
-  expect(response.status, text).toBe(status);
-  const body = JSON.parse(text);
-  expect(body.error.code).toBe(code);
-  return body;
-}
 
-const preview = (reference?: string) => ({ ...finalInvoice({}, reference ? { reference } : {}), mode: 'preview' });
 const get = (path: string, who: Caller = caller) => app.call(path, { headers: who.headers });
 
-async function make(count: number, reference?: string): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) ids.push((await makeDocument(app, caller, preview(reference))).headers.get('Svc-Document-Id')!);
-  return ids;
-}
 
 describe('credit periods', () => {
   it('a renewed period restores the allowance for the next final', async () => {
@@ -51,7 +38,7 @@ describe('413 response_too_large, nothing charged', () => {
   it('for the file form over its limit', async () => {
     const small = await createTestApp({ config: { pdfFileLimit: 5_000 } });
     const who = await seedCaller(small, { credits: 5 });
-    await errorOf(await makeDocument(small, who, finalInvoice()), 413, 'response_too_large');
+    await expectError(await makeDocument(small, who, finalInvoice()), 413, 'response_too_large');
     expect(await ledger(small, who)).toMatchObject({ credits: 5, documents: 0 });
     expect((await makeDocument(small, who, finalInvoice(), { accept: 'application/json' })).status).toBe(201);
   });
@@ -59,7 +46,7 @@ describe('413 response_too_large, nothing charged', () => {
   it('for the JSON form over its own limit, while the file form still fits', async () => {
     const small = await createTestApp({ config: { pdfJsonLimit: 5_000 } });
     const who = await seedCaller(small, { credits: 5 });
-    await errorOf(await makeDocument(small, who, finalInvoice(), { accept: 'application/json' }), 413, 'response_too_large');
+    await expectError(await makeDocument(small, who, finalInvoice(), { accept: 'application/json' }), 413, 'response_too_large');
     expect(await ledger(small, who)).toMatchObject({ credits: 5, documents: 0 });
     expect((await makeDocument(small, who, finalInvoice())).status).toBe(201);
   });
@@ -70,7 +57,7 @@ describe('Idempotency-Key and the clock', () => {
     const running = await heldLease('order-6');
     expect(running.kind).toBe('acquired');
     app.clock.advance(35_000);
-    const body = await errorOf(await makeDocument(app, caller, finalInvoice(), { key: 'order-6' }), 409, 'idempotency_in_progress');
+    const body = await expectError(await makeDocument(app, caller, finalInvoice(), { key: 'order-6' }), 409, 'idempotency_in_progress');
     expect(body.credit_used).toBe(false);
     const again = await makeDocument(app, caller, finalInvoice(), { key: 'order-6' });
     expect(again.headers.get('Retry-After')).toBe('5');
@@ -128,11 +115,11 @@ describe('500 commit_status_unknown', () => {
         }) as Database,
     });
     const who = await seedCaller(faulty, { credits: 2 });
-    const body = await errorOf(await makeDocument(faulty, who, finalInvoice(), { key: 'fault-1' }), 500, 'commit_status_unknown');
+    const body = await expectError(await makeDocument(faulty, who, finalInvoice(), { key: 'fault-1' }), 500, 'commit_status_unknown');
     expect(body.credit_used).toBeNull();
     expect(JSON.stringify(body)).not.toContain('database went away');
     expect(await ledger(faulty, who)).toMatchObject({ credits: 2, documents: 0 });
-    await errorOf(await makeDocument(faulty, who, finalInvoice(), { key: 'fault-1' }), 409, 'idempotency_in_progress');
+    await expectError(await makeDocument(faulty, who, finalInvoice(), { key: 'fault-1' }), 409, 'idempotency_in_progress');
     faulty.clock.advance(35_001);
     const retry = await makeDocument(faulty, who, finalInvoice(), { key: 'fault-1' });
     expect(retry.status).toBe(201);
@@ -162,7 +149,7 @@ describe('500 commit_status_unknown', () => {
         }) as Database,
     });
     const who = await seedCaller(faulty, { credits: 2 });
-    const body = await errorOf(await makeDocument(faulty, who, finalInvoice(), { key: 'fault-2' }), 500, 'commit_status_unknown');
+    const body = await expectError(await makeDocument(faulty, who, finalInvoice(), { key: 'fault-2' }), 500, 'commit_status_unknown');
     expect(body.credit_used).toBeNull();
     await new Promise((resolve) => setTimeout(resolve, 150));
     expect(await ledger(faulty, who)).toMatchObject({ credits: 1, documents: 1 });
@@ -176,11 +163,11 @@ describe('500 commit_status_unknown', () => {
 
 describe('history over time', () => {
   it('lists newest first by created_at then id, both descending, across pages with equal created_at', async () => {
-    const early = await make(2);
+    const early = await makePreviews(app, caller, 2);
     app.clock.advance(1_000);
-    const same = await make(5);
+    const same = await makePreviews(app, caller, 5);
     app.clock.advance(1_000);
-    const late = await make(1);
+    const late = await makePreviews(app, caller, 1);
     const expected = [...late, ...[...same].sort().reverse(), ...[...early].sort().reverse()];
 
     const seen: string[] = [];
@@ -203,7 +190,7 @@ describe('history over time', () => {
 
 describe('retention (section 8, 9.8)', () => {
   it('hides records older than 90 days at once, and the purge deletes them', async () => {
-    const [id] = await make(1);
+    const [id] = await makePreviews(app, caller, 1);
     app.clock.advance(90 * 24 * 3600_000 - 1);
     expect((await get(`/api/v1/documents/${id}`)).status).toBe(200);
     app.clock.advance(1);
@@ -217,7 +204,7 @@ describe('retention (section 8, 9.8)', () => {
   });
 
   it('purges idempotency keys after 24 hours', async () => {
-    await makeDocument(app, caller, preview(), { key: 'keep-1' });
+    await makeDocument(app, caller, previewInvoice(), { key: 'keep-1' });
     expect((await purgeExpired(app.db, app.clock.now() + 24 * 3600_000 - 1)).idempotency_keys).toBe(0);
     expect((await purgeExpired(app.db, app.clock.now() + 24 * 3600_000)).idempotency_keys).toBe(1);
   });

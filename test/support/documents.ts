@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { findAccount } from '../../src/accounts/store.ts';
 import { documents } from '../../src/db/schema.ts';
@@ -37,4 +38,22 @@ export async function ledger(app: TestApp, caller: Caller) {
   const account = await findAccount(app.db, caller.account.id);
   const rows = await app.db.select().from(documents).where(eq(documents.accountId, caller.account.id));
   return { credits: account!.creditsRemaining, documents: rows.length, rows };
+}
+
+export const previewInvoice = (reference?: string) => ({ ...finalInvoice({}, reference ? { reference } : {}), mode: 'preview' });
+
+/** `count` previews in a row as the caller; their document ids, oldest first. */
+export async function makePreviews(app: TestApp, caller: Caller, count: number, reference?: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push((await makeDocument(app, caller, previewInvoice(reference))).headers.get('Svc-Document-Id')!);
+  return ids;
+}
+
+/** Asserts an error answer of the contract and returns its body. */
+export async function expectError(response: Response, status: number, code: string) {
+  const text = await response.text();
+  expect(response.status, text).toBe(status);
+  const body = JSON.parse(text);
+  expect(body.error.code).toBe(code);
+  return body;
 }
