@@ -9,6 +9,8 @@ export interface ServerSetup {
   fetch: FetchHandler;
   port: number;
   hostname: string;
+  /** Several processes may listen on one port (Linux SO_REUSEPORT shares the connections among them). */
+  reusePort: boolean;
 }
 
 function readPort(value: string | undefined): number {
@@ -18,6 +20,12 @@ function readPort(value: string | undefined): number {
   return port;
 }
 
+function readReusePort(value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new ConfigError(`REUSE_PORT must be true or false, got "${value}".`);
+}
+
 /** What the Bun and Node entry points share: configuration, the embedded or shared database, the handler. */
 export async function startServer(env: Record<string, string | undefined>): Promise<ServerSetup> {
   try {
@@ -25,7 +33,8 @@ export async function startServer(env: Record<string, string | undefined>): Prom
     const port = readPort(env.PORT);
     const { db } = await openDatabase(env.DATABASE_URL || DEFAULT_DATABASE_URL, env.DATABASE_AUTH_TOKEN);
     const fonts = loadFonts(readFontFiles());
-    return { fetch: createApp({ db, clock: systemClock, config, fonts }), port, hostname: env.HOST || '127.0.0.1' };
+    const reusePort = readReusePort(env.REUSE_PORT);
+    return { fetch: createApp({ db, clock: systemClock, config, fonts }), port, hostname: env.HOST || '127.0.0.1', reusePort };
   } catch (error) {
     if (error instanceof ConfigError) {
       console.error(`svc: invalid configuration: ${error.message}`);

@@ -8,7 +8,7 @@ import { freePort, tempDir } from '../support/processes.ts';
 import { referenceBody } from './measure.ts';
 
 /**
- * `npm run bench:load`: the Bun server on its embedded database, driven from this (second) process over
+ * `npm run bench:load`: Bun servers (LOAD_PROCESSES, default 1, sharing the port) on one embedded database, driven from this process over
  * loopback with 1, 8 and 64 requests in flight, for each scenario. Rate limits are switched off for the run
  * (RATE_LIMITS_ENABLED=false), or they would be what is measured. Prints requests/s and p50/p99 latency, and
  * from the server's request log how much of a final's time is spent outside the renderer.
@@ -16,6 +16,8 @@ import { referenceBody } from './measure.ts';
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 4);
 const CONCURRENCY = [1, 8, 64];
+/** Bun processes sharing the port. One by default: on two cores the load driver needs the other (measured). */
+const PROCESSES = Number(process.env.LOAD_PROCESSES ?? 1);
 
 const url = `file:${join(tempDir('svc-load-'), 'svc.db')}`;
 const { db, client } = await openDatabase(url);
@@ -25,17 +27,21 @@ client.close();
 if (typeof key === 'string') throw new Error(key);
 
 const port = await freePort();
-const server = spawn(here('../../node_modules/.bin/bun'), [here('../../src/runtimes/bun.ts')], {
-  env: { ...process.env, PORT: String(port), DATABASE_URL: url, RATE_LIMITS_ENABLED: 'false', LOG_REQUESTS: 'true' },
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const servers = Array.from({ length: PROCESSES }, () =>
+  spawn(here('../../node_modules/.bin/bun'), [here('../../src/runtimes/bun.ts')], {
+    env: { ...process.env, PORT: String(port), REUSE_PORT: 'true', DATABASE_URL: url, RATE_LIMITS_ENABLED: 'false', LOG_REQUESTS: 'true' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }),
+);
 const logLines: string[] = [];
-let pending = '';
-server.stdout!.on('data', (chunk: Buffer) => {
-  const lines = (pending + chunk.toString()).split('\n');
-  pending = lines.pop()!;
-  logLines.push(...lines);
-});
+for (const server of servers) {
+  let pending = '';
+  server.stdout!.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop()!;
+    logLines.push(...lines.filter((line) => line.startsWith('{')));
+  });
+}
 const base = `http://127.0.0.1:${port}`;
 for (let i = 0; ; i++) {
   try {
@@ -82,7 +88,7 @@ async function run(scenario: () => Promise<Response>, concurrency: number) {
   return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), failures, count: latencies.length };
 }
 
-console.log(`Load benchmark: Bun server on an embedded database, ${SECONDS} s per row, driven over loopback from a second process.`);
+console.log(`Load benchmark: ${PROCESSES} Bun process(es) sharing one port and one embedded database, ${SECONDS} s per row, driven over loopback from another process.`);
 for (const [name, scenario] of Object.entries(scenarios)) {
   for (const concurrency of CONCURRENCY) {
     logLines.length = 0;
@@ -99,4 +105,4 @@ for (const [name, scenario] of Object.entries(scenarios)) {
     );
   }
 }
-server.kill('SIGTERM');
+for (const server of servers) server.kill('SIGTERM');
