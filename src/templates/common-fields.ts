@@ -1,8 +1,8 @@
 import { currency, date, multiline, text, type FieldType } from './field-types.ts';
 import type { FieldSpec } from './template.ts';
 
-export const required = (type: FieldType, description: string): FieldSpec => ({ type, required: true, description });
-export const optional = (type: FieldType, description: string): FieldSpec => ({ type, required: false, description });
+export const required = <T>(type: FieldType<T>, description: string): FieldSpec<T, true> => ({ type, required: true, description });
+export const optional = <T>(type: FieldType<T>, description: string): FieldSpec<T, false> => ({ type, required: false, description });
 
 /** The parties and number block every template shares (spec 2.5). */
 export const PARTY_FIELDS = {
@@ -13,7 +13,7 @@ export const PARTY_FIELDS = {
   client_details: optional(multiline(), 'Address and contact lines of the client.'),
 } as const;
 
-export const dateField = (description: string, isRequired: boolean) =>
-  isRequired ? required(date, description) : optional(date, description);
+export const requiredDate = (description: string) => required(date, description);
+export const optionalDate = (description: string) => optional(date, description);
 export const currencyField = required(currency, 'ISO 4217 code, three capital letters; decides decimals and printing.');
 export const notesField = optional(multiline(), 'Free text printed at the end.');

@@ -9,13 +9,23 @@ export const PAPERS = ['a4', 'letter'] as const;
 export type Paper = (typeof PAPERS)[number];
 export const LOCALES = ['en'] as const;
 
-export interface FieldSpec {
-  readonly type: FieldType;
-  readonly required: boolean;
+export interface FieldSpec<T = unknown, Required extends boolean = boolean> {
+  readonly type: FieldType<T>;
+  readonly required: Required;
   readonly description: string;
   /** Name of the field to use instead, for a deprecated alias. */
   readonly deprecatedFor?: string;
 }
+
+/**
+ * The normalised values a template's layout receives, derived from its field map: required fields always
+ * present, optional ones possibly absent, each of the type its field type reads to.
+ */
+export type FieldValues<Fields extends Record<string, FieldSpec>> = {
+  readonly [Name in keyof Fields as Fields[Name] extends FieldSpec<unknown, true> ? Name : never]: Fields[Name] extends FieldSpec<infer T> ? T : never;
+} & {
+  readonly [Name in keyof Fields as Fields[Name] extends FieldSpec<unknown, true> ? never : Name]?: Fields[Name] extends FieldSpec<infer T> ? T : never;
+};
 
 export interface TemplateRule {
   readonly code: string;

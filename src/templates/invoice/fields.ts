@@ -1,5 +1,5 @@
 import { discount, lineItems, money, multiline, oneOf, percent, text, url } from '../field-types.ts';
-import { PARTY_FIELDS, currencyField, dateField, notesField, optional, required } from '../common-fields.ts';
+import { PARTY_FIELDS, currencyField, notesField, optional, optionalDate, required, requiredDate } from '../common-fields.ts';
 
 export const TAX_LABELS = ['VAT', 'GST', 'Sales tax', 'Tax'] as const;
 
@@ -10,8 +10,8 @@ export const INVOICE_FIELDS = {
   client_name: { ...PARTY_FIELDS.client_name, description: 'Printed under Bill to.' },
   client_details: PARTY_FIELDS.client_details,
   invoice_number: required(text(), 'Supplied by the caller, never allocated or checked.'),
-  date: dateField('Issue date.', true),
-  due_date: dateField('Due date.', false),
+  date: requiredDate('Issue date.'),
+  due_date: optionalDate('Due date.'),
   po_number: optional(text(), "Buyer's purchase order number, printed as PO no."),
   related_document: optional(text(), 'Number of the document this follows, printed as Ref.'),
   currency: currencyField,

@@ -1,36 +1,14 @@
-import type { Decimal } from '../../money/decimal.ts';
 import type { TotalsRow } from '../../render/document.ts';
-import type { Discount, LineItem } from '../field-types.ts';
 import { itemColumns, itemRows, money, moneyWithCurrency, percentLabel } from '../layout-kit.ts';
-import type { LayoutInput } from '../template.ts';
-
-interface InvoiceValues {
-  seller_name: string;
-  seller_details?: string;
-  tax_id?: string;
-  client_name: string;
-  client_details?: string;
-  invoice_number: string;
-  date: string;
-  due_date?: string;
-  po_number?: string;
-  related_document?: string;
-  items: LineItem[];
-  discount?: Discount;
-  tax_rate?: Decimal;
-  tax_label?: string;
-  payment_terms?: string;
-  payment_instructions?: string;
-  payment_link?: string;
-  notes?: string;
-}
+import type { FieldValues, LayoutInput } from '../template.ts';
+import type { INVOICE_FIELDS } from './fields.ts';
 
 export function invoiceTitle(values: Readonly<Record<string, unknown>>): string {
   return `Invoice ${values.invoice_number}`;
 }
 
 export function layoutInvoice({ document, values, totals, currency, digits }: LayoutInput): void {
-  const v = values as unknown as InvoiceValues;
+  const v = values as FieldValues<typeof INVOICE_FIELDS>;
   const facts: [string, string][] = [['Invoice no.', v.invoice_number], ['Date', v.date]];
   if (v.due_date) facts.push(['Due date', v.due_date]);
   if (v.po_number) facts.push(['PO no.', v.po_number]);

@@ -1,5 +1,5 @@
 import { boolean, lineItems, money, multiline, oneOf, text } from '../field-types.ts';
-import { PARTY_FIELDS, currencyField, dateField, notesField, optional, required } from '../common-fields.ts';
+import { PARTY_FIELDS, currencyField, notesField, optional, optionalDate, required, requiredDate } from '../common-fields.ts';
 
 export const QUOTE_TITLES = ['Quote', 'Estimate'] as const;
 
@@ -8,8 +8,8 @@ export const QUOTE_FIELDS = {
   ...PARTY_FIELDS,
   client_name: { ...PARTY_FIELDS.client_name, description: 'Printed under Prepared for.' },
   quote_number: required(text(), 'Supplied by the caller, never allocated or checked.'),
-  date: dateField('Issue date.', true),
-  valid_until: dateField('Last day the quote is valid.', false),
+  date: requiredDate('Issue date.'),
+  valid_until: optionalDate('Last day the quote is valid.'),
   related_document: optional(text(), 'Printed as Ref.'),
   scope: required(multiline(), 'Scope of work.'),
   currency: currencyField,

@@ -1,31 +1,13 @@
-import type { LineItem } from '../field-types.ts';
 import { itemColumns, itemRows, money, moneyWithCurrency } from '../layout-kit.ts';
-import type { LayoutInput } from '../template.ts';
-
-interface QuoteValues {
-  document_title: 'Quote' | 'Estimate';
-  seller_name: string;
-  seller_details?: string;
-  tax_id?: string;
-  client_name: string;
-  client_details?: string;
-  quote_number: string;
-  date: string;
-  valid_until?: string;
-  related_document?: string;
-  scope: string;
-  items?: LineItem[];
-  terms?: string;
-  notes?: string;
-  show_acceptance?: boolean;
-}
+import type { FieldValues, LayoutInput } from '../template.ts';
+import type { QUOTE_FIELDS } from './fields.ts';
 
 export function quoteTitle(values: Readonly<Record<string, unknown>>): string {
   return `${values.document_title} ${values.quote_number}`;
 }
 
 export function layoutQuote({ document, values, totals, currency, digits }: LayoutInput): void {
-  const v = values as unknown as QuoteValues;
+  const v = values as FieldValues<typeof QUOTE_FIELDS>;
   const facts: [string, string][] = [[`${v.document_title} no.`, v.quote_number], ['Date', v.date]];
   if (v.valid_until) facts.push(['Valid until', v.valid_until]);
   if (v.related_document) facts.push(['Ref.', v.related_document]);

@@ -1,11 +1,11 @@
 import { money, multiline, text } from '../field-types.ts';
-import { PARTY_FIELDS, currencyField, dateField, notesField, optional, required } from '../common-fields.ts';
+import { PARTY_FIELDS, currencyField, notesField, optional, required, requiredDate } from '../common-fields.ts';
 
 export const RECEIPT_FIELDS = {
   ...PARTY_FIELDS,
   client_name: { ...PARTY_FIELDS.client_name, description: 'Printed under Received from.' },
   receipt_number: required(text(), 'Supplied by the caller, never allocated or checked.'),
-  payment_date: dateField('Date the payment was received.', true),
+  payment_date: requiredDate('Date the payment was received.'),
   related_document: optional(text(), 'Invoice this settles, printed as Invoice no.'),
   invoice_reference: {
     ...optional(text(), 'Deprecated alias of related_document.'),

@@ -1,28 +1,13 @@
 import { moneyWithCurrency } from '../layout-kit.ts';
-import type { LayoutInput } from '../template.ts';
-
-interface ReceiptValues {
-  seller_name: string;
-  seller_details?: string;
-  tax_id?: string;
-  client_name: string;
-  client_details?: string;
-  receipt_number: string;
-  payment_date: string;
-  related_document?: string;
-  invoice_reference?: string;
-  description: string;
-  payment_method: string;
-  payment_reference?: string;
-  notes?: string;
-}
+import type { FieldValues, LayoutInput } from '../template.ts';
+import type { RECEIPT_FIELDS } from './fields.ts';
 
 export function receiptTitle(values: Readonly<Record<string, unknown>>): string {
   return `Payment receipt ${values.receipt_number}`;
 }
 
 export function layoutReceipt({ document, values, totals, currency, digits }: LayoutInput): void {
-  const v = values as unknown as ReceiptValues;
+  const v = values as FieldValues<typeof RECEIPT_FIELDS>;
   const invoiceNumber = v.related_document ?? v.invoice_reference;
   const facts: [string, string][] = [['Receipt no.', v.receipt_number], ['Payment date', v.payment_date]];
   if (invoiceNumber) facts.push(['Invoice no.', invoiceNumber]);
