@@ -39,6 +39,13 @@ export const STYLES = {
 const LINE = 1.45;
 const SECTION_GAP = 18;
 
+/** The seller block every template prints at the top (spec 2.5). */
+export interface Seller {
+  seller_name: string;
+  seller_details?: string | undefined;
+  tax_id?: string | undefined;
+}
+
 export interface Column {
   title: string;
   width: number;
@@ -90,10 +97,12 @@ export class BusinessDocument {
   }
 
   /**
-   * Seller on the left (name, details, tax id), the heading and the document facts on the right. The right
-   * column is short and stays on the first page; a long seller block flows on.
+   * Seller on the left (name, details, tax id), the heading and the document facts on the right; a fact or a
+   * seller line without a value is left off with its label. The right column is short and stays on the first
+   * page; a long seller block flows on.
    */
-  head(input: { heading: string; sellerName: string; sellerDetails: string | undefined; taxId: string | undefined; facts: [string, string][] }): void {
+  head(heading: string, seller: Seller, allFacts: readonly (readonly [string, string | undefined])[]): void {
+    const facts = allFacts.filter((fact): fact is readonly [string, string] => fact[1] !== undefined);
     const { flow } = this;
     const factsWidth = 215;
     const labelWidth = 72;
@@ -104,9 +113,9 @@ export class BusinessDocument {
     const page = flow.page;
     const right = flow.right;
     let y = top + STYLES.heading.size;
-    page.textRight(right, y, input.heading, STYLES.heading);
+    page.textRight(right, y, heading, STYLES.heading);
     y += 16;
-    for (const [label, value] of input.facts) {
+    for (const [label, value] of facts) {
       const lines = this.wrapped(value, STYLES.body, factsWidth - labelWidth);
       page.text(right - factsWidth, y + STYLES.body.size, label, STYLES.muted);
       for (const line of lines) {
@@ -116,10 +125,10 @@ export class BusinessDocument {
     }
     const factsBottom = y;
 
-    flow.paragraph(input.sellerName, STYLES.name, { width: sellerWidth });
+    flow.paragraph(seller.seller_name, STYLES.name, { width: sellerWidth });
     flow.gap(2);
-    if (input.sellerDetails) flow.paragraph(input.sellerDetails, STYLES.muted, { width: sellerWidth });
-    if (input.taxId) flow.paragraph(`Tax / VAT No. ${input.taxId}`, STYLES.muted, { width: sellerWidth });
+    if (seller.seller_details) flow.paragraph(seller.seller_details, STYLES.muted, { width: sellerWidth });
+    if (seller.tax_id) flow.paragraph(`Tax / VAT No. ${seller.tax_id}`, STYLES.muted, { width: sellerWidth });
     if (flow.page === startPage) flow.y = Math.max(flow.y, factsBottom);
     flow.gap(SECTION_GAP + 6);
   }
@@ -162,11 +171,12 @@ export class BusinessDocument {
     flow.gap(SECTION_GAP);
   }
 
-  /** Label–value lines, such as payment method and reference. */
-  facts(rows: [string, string][]): void {
+  /** Label–value lines, such as payment method and reference; a line without a value is left off. */
+  facts(rows: readonly (readonly [string, string | undefined])[]): void {
     const { flow } = this;
     const labelWidth = 120;
     for (const [label, value] of rows) {
+      if (value === undefined) continue;
       const lines = this.wrapped(value, STYLES.body, flow.width - labelWidth);
       flow.ensure(lineHeight(STYLES.body));
       flow.page.text(flow.left, flow.y + STYLES.body.size, label, STYLES.muted);

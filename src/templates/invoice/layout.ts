@@ -9,17 +9,13 @@ export function invoiceTitle(values: Readonly<Record<string, unknown>>): string 
 
 export function layoutInvoice({ document, values, totals, currency, digits }: LayoutInput): void {
   const v = values as FieldValues<typeof INVOICE_FIELDS>;
-  const facts: [string, string][] = [['Invoice no.', v.invoice_number], ['Date', v.date]];
-  if (v.due_date) facts.push(['Due date', v.due_date]);
-  if (v.po_number) facts.push(['PO no.', v.po_number]);
-  if (v.related_document) facts.push(['Ref.', v.related_document]);
-  document.head({
-    heading: 'INVOICE',
-    sellerName: v.seller_name,
-    sellerDetails: v.seller_details,
-    taxId: v.tax_id,
-    facts,
-  });
+  document.head('INVOICE', v, [
+    ['Invoice no.', v.invoice_number],
+    ['Date', v.date],
+    ['Due date', v.due_date],
+    ['PO no.', v.po_number],
+    ['Ref.', v.related_document],
+  ]);
   document.party('Bill to', v.client_name, v.client_details);
   document.table(itemColumns(currency), itemRows(v.items, digits));
 

@@ -8,16 +8,12 @@ export function quoteTitle(values: Readonly<Record<string, unknown>>): string {
 
 export function layoutQuote({ document, values, totals, currency, digits }: LayoutInput): void {
   const v = values as FieldValues<typeof QUOTE_FIELDS>;
-  const facts: [string, string][] = [[`${v.document_title} no.`, v.quote_number], ['Date', v.date]];
-  if (v.valid_until) facts.push(['Valid until', v.valid_until]);
-  if (v.related_document) facts.push(['Ref.', v.related_document]);
-  document.head({
-    heading: v.document_title.toUpperCase(),
-    sellerName: v.seller_name,
-    sellerDetails: v.seller_details,
-    taxId: v.tax_id,
-    facts,
-  });
+  document.head(v.document_title.toUpperCase(), v, [
+    [`${v.document_title} no.`, v.quote_number],
+    ['Date', v.date],
+    ['Valid until', v.valid_until],
+    ['Ref.', v.related_document],
+  ]);
   document.party('Prepared for', v.client_name, v.client_details);
   document.section('Scope of work', v.scope);
   if (v.items) {
