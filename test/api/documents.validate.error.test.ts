@@ -298,13 +298,13 @@ describe('reading the body', () => {
     await detailsOf(await validate(big), 413, 'payload_too_large');
   });
 
-  it('answers 413 to a 2 MB body without Content-Length, reading no more than the limit', async () => {
+  it('answers 413 to a 400 KB body without Content-Length, reading no more than the limit', async () => {
     let pulled = 0;
     const stream = new ReadableStream<Uint8Array>({
       pull(controller) {
         pulled += 16_384;
         controller.enqueue(new Uint8Array(16_384).fill(0x20));
-        if (pulled > 2_000_000) controller.close();
+        if (pulled > 400_000) controller.close();
       },
     });
     const response = await app.call('/api/v1/documents/validate', {
