@@ -319,13 +319,15 @@ function readItemMember(name: keyof typeof LINE_ITEM_MEMBERS, value: JsonValue |
   return read.ok ? read : { ok: false as const, problems: read.problems.map((p) => ({ ...p, path: [name, ...p.path] })) };
 }
 
-function readItemObject(item: JsonValue, context: ReadContext): Read<LineItem> {
-  if (!isJsonObject(item)) return problem('wrong_type', [], 'A line item is an object with description, quantity and unit_price.');
-  const unknown = Object.keys(item).filter((name) => !Object.hasOwn(LINE_ITEM_MEMBERS, name));
-  const problems: Problem[] = unknown.map((name) => ({ code: 'unknown_field', path: [name] }));
-  const description = readItemMember('description', item.description, context);
-  const quantity = readItemMember('quantity', item.quantity, context);
-  const unitPrice = readItemMember('unit_price', item.unit_price, context);
+/** The three members of a line item, whichever form it was sent in; problems carry the member's path. */
+function readItemMembers(
+  members: Readonly<Record<keyof typeof LINE_ITEM_MEMBERS, JsonValue | undefined>>,
+  context: ReadContext,
+  problems: Problem[],
+): Read<LineItem> {
+  const description = readItemMember('description', members.description, context);
+  const quantity = readItemMember('quantity', members.quantity, context);
+  const unitPrice = readItemMember('unit_price', members.unit_price, context);
   for (const read of [description, quantity, unitPrice]) if (!read.ok) problems.push(...read.problems);
   if (problems.length || !description.ok || !quantity.ok || !unitPrice.ok) return { ok: false, problems };
   return ok({
@@ -335,23 +337,22 @@ function readItemObject(item: JsonValue, context: ReadContext): Read<LineItem> {
   });
 }
 
-function readItemLine(line: string): Read<LineItem> {
+function readItemObject(item: JsonValue, context: ReadContext): Read<LineItem> {
+  if (!isJsonObject(item)) return problem('wrong_type', [], 'A line item is an object with description, quantity and unit_price.');
+  const unknown = Object.keys(item).filter((name) => !Object.hasOwn(LINE_ITEM_MEMBERS, name));
+  const problems: Problem[] = unknown.map((name) => ({ code: 'unknown_field', path: [name] }));
+  return readItemMembers({ description: item.description, quantity: item.quantity, unit_price: item.unit_price }, context, problems);
+}
+
+/** `description | quantity | unit price`: the last two pipe-separated parts are the numbers. */
+function readItemLine(line: string, context: ReadContext): Read<LineItem> {
   const parts = line.split('|').map((part) => part.trim());
   if (parts.length < 3) {
     return problem('required', [], 'Each line is: description | quantity | unit price.');
   }
-  const unitPriceText = parts.pop()!;
-  const quantityText = parts.pop()!;
-  const descriptionText = parts.join(' | ');
-  const problems: Problem[] = [];
-  const description = descriptionText === '' ? problem('required', ['description']) : LINE_ITEM_MEMBERS.description.read(descriptionText, {});
-  const quantity = readDecimalText(quantityText);
-  const unitPrice = readDecimalText(unitPriceText);
-  if (!description.ok) problems.push(...description.problems.map((p) => ({ ...p, path: ['description', ...p.path.filter((k) => k !== 'description')] })));
-  if (!quantity.ok) problems.push(...quantity.problems.map((p) => ({ ...p, path: ['quantity'] })));
-  if (!unitPrice.ok) problems.push(...unitPrice.problems.map((p) => ({ ...p, path: ['unit_price'] })));
-  if (problems.length || !description.ok || !quantity.ok || !unitPrice.ok) return { ok: false, problems };
-  return ok({ description: description.value, quantity: quantity.value, unitPrice: unitPrice.value });
+  const unitPrice = parts.pop()!;
+  const quantity = parts.pop()!;
+  return readItemMembers({ description: parts.join(' | '), quantity, unit_price: unitPrice }, context, []);
 }
 
 function checkItemCount<T>(items: T[]): Read<T[]> {
@@ -399,7 +400,7 @@ export const lineItems: FieldType<LineItem[]> = {
     if (!counted.ok) return counted;
     return collect(
       lines.map((line, index) => {
-        const read = readItemLine(line);
+        const read = readItemLine(line, context);
         return read.ok ? read : { ok: false, problems: read.problems.map((p) => ({ ...p, path: [index, ...p.path] })) };
       }),
       [],

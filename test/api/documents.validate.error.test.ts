@@ -113,6 +113,7 @@ const INVALID: [string, Slug, Record<string, unknown>, string, string][] = [
   ['text items over 12,000', 'invoice', { items: `${'d'.repeat(12_000)} | 1 | 1` }, 'too_long', 'fields.items'],
   ['a text line without a price', 'invoice', { items: 'A | 1 | 1\nB | 2' }, 'required', 'fields.items[1]'],
   ['a text line with a bad quantity', 'invoice', { items: 'A | x | 1' }, 'not_a_number', 'fields.items[0].quantity'],
+  ['a text line with a blank price', 'invoice', { items: 'A | 1 | ' }, 'required', 'fields.items[0].unit_price'],
   ['quote with an empty items list', 'quote', { amount: undefined, items: [] }, 'no_items', 'fields.items'],
   // url
   ['http link', 'invoice', { payment_link: 'http://pay.example.com' }, 'invalid_url', 'fields.payment_link'],
