@@ -27,7 +27,7 @@ export async function authenticate(context: RequestContext): Promise<AuthContext
   }
   const token = BEARER.exec(header)?.[1];
   if (!token || !isWellFormedKey(token)) throw invalidKey();
-  const found = await findActiveKey(context.deps.db, await hashKey(token));
+  const found = await findActiveKey(context.deps.db, hashKey(token));
   if (!found) throw invalidKey();
   await touchKey(context.deps.db, found.key, context.deps.clock.now());
   return found;

@@ -55,6 +55,6 @@ export function displayPrefix(key: string): string {
 }
 
 /** Keys carry 160 random bits, so one SHA-256 is a safe stored form; a slow hash would add nothing. */
-export function hashKey(key: string): Promise<string> {
+export function hashKey(key: string): string {
   return sha256Hex(key);
 }

@@ -5,6 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './database.ts';
+import { EmbeddedClient, type SqlClient } from './embedded.ts';
 import * as schema from './schema.ts';
 
 export const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../../db');
@@ -12,24 +13,30 @@ export const DEFAULT_DATABASE_URL = 'file:./data/svc.db';
 
 export interface OpenDatabase {
   db: Database;
-  client: Client;
+  client: SqlClient;
 }
 
-/** Opens a libSQL database (embedded file, `:memory:` or a libsql:// server), migrated to the latest schema. */
+/** An embedded file (`file:path`, `:memory:`) through EmbeddedClient, in WAL mode; anything else through @libsql/client. */
+async function openClient(url: string, authToken: string | undefined): Promise<SqlClient> {
+  if (url !== ':memory:' && !url.startsWith('file:')) return createClient({ url, ...(authToken ? { authToken } : {}) });
+  const location = url.split('?')[0]!;
+  const path = location.startsWith('file://') ? fileURLToPath(location) : location.replace(/^file:/, '');
+  if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
+  const client = new EmbeddedClient(path);
+  await client.execute('PRAGMA journal_mode = WAL');
+  // WAL with synchronous=NORMAL: a commit survives a crash of any process; only a power loss may lose the
+  // last commits. The usual setting for WAL, and it spares an fsync on every commit.
+  await client.execute('PRAGMA synchronous = NORMAL');
+  await client.execute('PRAGMA busy_timeout = 5000');
+  await client.execute('PRAGMA foreign_keys = ON');
+  return client;
+}
+
+/** Opens the database (embedded file, `:memory:` or a libsql:// server), migrated to the latest schema. */
 export async function openDatabase(url: string, authToken?: string): Promise<OpenDatabase> {
-  if (url.startsWith('file:')) {
-    const path = url.slice('file:'.length).split('?')[0]!;
-    if (path && path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-  }
-  const client = createClient({ url, ...(authToken ? { authToken } : {}) });
-  if (url.startsWith('file:')) {
-    await client.execute('PRAGMA journal_mode = WAL');
-    // WAL with synchronous=NORMAL: a commit survives a crash of any process; only a power loss may lose the
-    // last commits. The usual setting for WAL, and it spares an fsync on every commit.
-    await client.execute('PRAGMA synchronous = NORMAL');
-    await client.execute('PRAGMA busy_timeout = 5000');
-  }
-  const db = drizzle(client, { schema });
+  const client = await openClient(url, authToken);
+  // drizzle's libSQL driver calls only execute, batch and migrate, which both clients provide.
+  const db = drizzle(client as Client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
   return { db, client };
 }

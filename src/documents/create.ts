@@ -97,7 +97,7 @@ async function makeNew(context: KeyedContext, document: DocumentRequest, lease: 
     reference: document.reference,
     source: 'api',
     creditsConsumed: final ? 1 : 0,
-    sha256: await sha256Hex(bytes),
+    sha256: sha256Hex(bytes),
     bytes: bytes.length,
     createdAt: deps.clock.now(),
   };
@@ -142,7 +142,7 @@ async function replay(context: KeyedContext, document: DocumentRequest, document
     });
   }
   const bytes = await render(context, document, asJson);
-  if ((await sha256Hex(bytes)) !== row.sha256) {
+  if (sha256Hex(bytes) !== row.sha256) {
     throw new ApiError('idempotency_replay_unavailable', {
       detail: 'output_changed',
       message: 'Making this document again no longer gives the recorded bytes; retry with a new key.',
@@ -181,7 +181,7 @@ export async function createDocument(context: KeyedContext): Promise<Response> {
     const decision = await acquireLease(deps.db, {
       accountId: auth.account.id,
       key: idempotencyKey,
-      fingerprint: await requestFingerprint(document),
+      fingerprint: requestFingerprint(document),
       now: deps.clock.now(),
     });
     if (decision.kind === 'reused') {

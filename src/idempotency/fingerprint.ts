@@ -18,7 +18,7 @@ function canonical(value: unknown): unknown {
  * SHA-256 of the normalised request (section 3): template, mode, paper, locale, reference and the read field
  * values. Not the template version (a changed version is its own answer) and nothing from headers such as Accept.
  */
-export function requestFingerprint(request: DocumentRequest): Promise<string> {
+export function requestFingerprint(request: DocumentRequest): string {
   const normalised = canonical({
     template: request.template.slug,
     mode: request.mode,

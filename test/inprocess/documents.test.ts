@@ -218,7 +218,7 @@ function isCommit(queries: unknown[]): boolean {
 
 /** A lease as a running attempt of the same request holds it. */
 async function heldLease(key: string) {
-  const fingerprint = await requestFingerprint(parseDocumentRequest(parseJson(JSON.stringify(finalInvoice()))));
+  const fingerprint = requestFingerprint(parseDocumentRequest(parseJson(JSON.stringify(finalInvoice()))));
   return acquireLease(app.db, { accountId: caller.account.id, key, fingerprint, now: app.clock.now() });
 }
 

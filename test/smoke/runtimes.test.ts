@@ -28,7 +28,7 @@ async function workerServer() {
   const seed = `INSERT INTO accounts (id, email, email_confirmed, plan, credits_remaining, period_end, created_at)
     VALUES ('acct_smoke', 'smoke@example.com', 1, 'free', 5, ${now + 30 * 86_400_000}, ${now});
     INSERT INTO api_keys (id, account_id, name, kind, prefix, hash, scopes, created_at)
-    VALUES ('key_smoke', 'acct_smoke', 'smoke', 'full', '${key.slice(0, 13)}', '${await hashKey(key)}',
+    VALUES ('key_smoke', 'acct_smoke', 'smoke', 'full', '${key.slice(0, 13)}', '${hashKey(key)}',
       'documents:create documents:preview documents:read account:read', ${now});`;
   return { server: await startWorker(await freePort(), seed), key };
 }
