@@ -18,7 +18,10 @@ import { referenceBody } from './measure.ts';
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 4);
 const CONCURRENCY = [1, 8, 64];
-/** Bun processes sharing the port. One by default: on two cores the load driver needs the other (measured). */
+/**
+ * Bun processes sharing the port. One by default: with two on two cores the lighter routes gain throughput, but finals
+ * wait on each other for SQLite's write lock and their p99 at 64 in flight is no better (measured; see README).
+ */
 const PROCESSES = Number(process.env.LOAD_PROCESSES ?? 1);
 
 const url = `file:${join(tempDir('svc-load-'), 'svc.db')}`;
