@@ -8,12 +8,13 @@ import { freePort, tempDir } from '../support/processes.ts';
 import { referenceBody } from './measure.ts';
 
 /**
- * `npm run bench:load`: Bun servers (LOAD_PROCESSES, default 1, sharing the port) on one embedded database, driven from this process over
- * loopback with 1, 8 and 64 requests in flight, for each scenario. The driver runs in Bun: on two cores it shares the
- * machine with the server, and Bun's fetch costs a third of the CPU of Node's (0.15 against 0.5 ms per final, printed
- * as "driver CPU"), which leaves the server its core (p99 at 64 in flight 1.1× the p50 instead of 2×). Rate limits are switched off for the run
- * (RATE_LIMITS_ENABLED=false), or they would be what is measured. Prints requests/s and p50/p99 latency, and
- * from the server's request log how much of a final's time is spent outside the renderer.
+ * `npm run bench:load`: Bun servers (LOAD_PROCESSES, default 1, sharing the port) on one embedded database, driven
+ * from this process over loopback with 1, 8 and 64 requests in flight, for each scenario. The driver runs in Bun:
+ * on two cores it shares the machine with the server, and Bun's fetch costs a third of the CPU of Node's (0.15
+ * against 0.5 ms per final, printed as "driver CPU"), which leaves the server its core (p99 at 64 in flight 1.1×
+ * the p50 instead of 2×). Rate limits are switched off for the run (RATE_LIMITS_ENABLED=false), or they would be
+ * what is measured. Prints requests/s and p50/p99 latency, and from the server's request log how much of a
+ * final's time is spent outside the renderer.
  */
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 4);
