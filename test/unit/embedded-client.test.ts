@@ -66,6 +66,18 @@ describe('embedded database client', () => {
     expect((await first.client.execute('PRAGMA journal_mode')).rows[0]!.journal_mode).toBe('wal');
   });
 
+  it('keeps no snapshot open between calls: a kept statement sees commits from another connection', async () => {
+    const url = `file:${join(mkdtempSync(join(tmpdir(), 'svc-embedded-')), 'svc.db')}`;
+    const first = await withAccount(url);
+    const second = await openDatabase(url);
+    const credits = async () => (await first.client.execute({ sql: 'SELECT credits_remaining AS c FROM accounts WHERE id = ?', args: ['acct_1'] })).rows[0]!.c;
+    expect(await credits()).toBe(5);
+    await second.client.execute("UPDATE accounts SET credits_remaining = 4 WHERE id = 'acct_1'");
+    expect(await credits()).toBe(4);
+    const [checkpoint] = (await second.client.execute('PRAGMA wal_checkpoint(TRUNCATE)')).rows;
+    expect(checkpoint![0]).toBe(0);
+  });
+
   it('still answers statements evicted from its cache of prepared statements', async () => {
     const { client } = await withAccount();
     for (let i = 0; i < 300; i++) expect((await client.execute(`SELECT ${i} AS n`)).rows[0]!.n).toBe(i);
