@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { KEY_KINDS, type KeyKind, type Scope } from '../contract/scopes.ts';
 import type { Database } from '../db/database.ts';
+import { preparedPerDatabase } from '../db/prepared.ts';
 import { accounts, apiKeys } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import type { AccountRow } from '../accounts/store.ts';
@@ -89,23 +90,18 @@ export interface KeyWithAccount {
   account: AccountRow;
 }
 
-function keyByHashQuery(db: Database) {
-  return db
+const keyByHash = preparedPerDatabase((db) =>
+  db
     .select({ key: apiKeys, account: accounts })
     .from(apiKeys)
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
     .where(eq(apiKeys.hash, sql.placeholder('hash')))
-    .prepare();
-}
-
-/** Every authenticated request runs it, so drizzle builds it once per database: building was half its cost (measured). */
-const keyByHash = new WeakMap<Database, ReturnType<typeof keyByHashQuery>>();
+    .prepare(),
+);
 
 /** One indexed look-up by hash for every well-formed key, found or not, active or revoked. */
 export async function findActiveKey(db: Database, hash: string): Promise<KeyWithAccount | undefined> {
-  let query = keyByHash.get(db);
-  if (!query) keyByHash.set(db, (query = keyByHashQuery(db)));
-  const [row] = await query.all({ hash });
+  const [row] = await keyByHash(db).all({ hash });
   return row && row.key.revokedAt === null ? row : undefined;
 }
 

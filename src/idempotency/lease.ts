@@ -1,6 +1,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { LIMITS } from '../contract/limits.ts';
 import type { Database } from '../db/database.ts';
+import { preparedPerDatabase } from '../db/prepared.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 
@@ -19,6 +20,24 @@ export type LeaseDecision =
   | { kind: 'in_progress' }
   | { kind: 'reused' };
 
+const leaseUpsert = preparedPerDatabase((db) => {
+  const now = sql.placeholder('now');
+  const fingerprint = sql.placeholder('fingerprint');
+  const leaseId = sql.placeholder('leaseId');
+  return db
+    .insert(idempotencyKeys)
+    .values({ accountId: sql.placeholder('accountId'), key: sql.placeholder('key'), fingerprint, leaseId, leaseStartedAt: now, createdAt: now })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.accountId, idempotencyKeys.key],
+      set: { fingerprint: sql`${fingerprint}`, leaseId: sql`${leaseId}`, leaseStartedAt: sql`${now}`, createdAt: sql`${now}`, documentId: null },
+      setWhere: sql`${idempotencyKeys.createdAt} <= ${sql.placeholder('forgottenBefore')}
+        OR (${idempotencyKeys.documentId} IS NULL AND ${idempotencyKeys.fingerprint} = ${fingerprint}
+            AND ${idempotencyKeys.leaseStartedAt} < ${sql.placeholder('takeoverBefore')})`,
+    })
+    .returning({ leaseId: idempotencyKeys.leaseId })
+    .prepare();
+});
+
 /**
  * One INSERT … ON CONFLICT DO UPDATE decides who holds a key: a new key, a key forgotten after 24 hours, or a
  * running attempt older than 35 seconds with the same request is taken by this attempt (a fresh lease id, so
@@ -30,17 +49,7 @@ export async function acquireLease(
 ): Promise<LeaseDecision> {
   const leaseId = newId('lease');
   const { accountId, key, fingerprint, now } = input;
-  const [taken] = await db
-    .insert(idempotencyKeys)
-    .values({ accountId, key, fingerprint, leaseId, leaseStartedAt: now, createdAt: now })
-    .onConflictDoUpdate({
-      target: [idempotencyKeys.accountId, idempotencyKeys.key],
-      set: { fingerprint, leaseId, leaseStartedAt: now, createdAt: now, documentId: null },
-      setWhere: sql`${idempotencyKeys.createdAt} <= ${now - MEMORY_MS}
-        OR (${idempotencyKeys.documentId} IS NULL AND ${idempotencyKeys.fingerprint} = ${fingerprint}
-            AND ${idempotencyKeys.leaseStartedAt} < ${now - TAKEOVER_AFTER_MS})`,
-    })
-    .returning({ leaseId: idempotencyKeys.leaseId });
+  const [taken] = await leaseUpsert(db).all({ accountId, key, fingerprint, leaseId, now, forgottenBefore: now - MEMORY_MS, takeoverBefore: now - TAKEOVER_AFTER_MS });
   if (taken?.leaseId === leaseId) return { kind: 'acquired', lease: { accountId, key, leaseId } };
 
   const [row] = await db

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
+import { preparedPerDatabase } from '../db/prepared.ts';
 import { rateLimitWindows } from '../db/schema.ts';
 import { windowStart, type Bucket } from './buckets.ts';
 
@@ -12,17 +13,22 @@ export interface BucketState {
 
 export type Admission = { admitted: true; states: BucketState[] } | { admitted: false; states: BucketState[]; refusing: BucketState[] };
 
-/** One bucket (the requests and new-final buckets): a single upsert that counts only below the limit. */
-async function admitOne(db: Database, { bucket, start, end }: { bucket: Bucket; start: number; end: number }): Promise<Admission> {
-  const [counted] = await db
+const countBelowLimit = preparedPerDatabase((db) =>
+  db
     .insert(rateLimitWindows)
-    .values({ bucket: bucket.name, windowStart: start, count: 1, expiresAt: end })
+    .values({ bucket: sql.placeholder('bucket'), windowStart: sql.placeholder('start'), count: 1, expiresAt: sql.placeholder('end') })
     .onConflictDoUpdate({
       target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
       set: { count: sql`${rateLimitWindows.count} + 1` },
-      setWhere: sql`${rateLimitWindows.count} < ${bucket.limit}`,
+      setWhere: sql`${rateLimitWindows.count} < ${sql.placeholder('limit')}`,
     })
-    .returning({ count: rateLimitWindows.count });
+    .returning({ count: rateLimitWindows.count })
+    .prepare(),
+);
+
+/** One bucket (the requests and new-final buckets): a single upsert that counts only below the limit. */
+async function admitOne(db: Database, { bucket, start, end }: { bucket: Bucket; start: number; end: number }): Promise<Admission> {
+  const [counted] = await countBelowLimit(db).all({ bucket: bucket.name, start, end, limit: bucket.limit });
   if (counted) return { admitted: true, states: [{ bucket, count: counted.count, resetAt: end }] };
   const state = { bucket, count: bucket.limit, resetAt: end };
   return { admitted: false, states: [state], refusing: [state] };
@@ -41,12 +47,12 @@ export async function admit(db: Database, buckets: readonly Bucket[], now: numbe
     const start = windowStart(now, bucket.windowMs);
     return { bucket, start, end: start + bucket.windowMs };
   });
-  const values = sql.join(
-    windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start}, ${bucket.limit})`),
-    sql`, `,
-  );
   try {
     if (windows.length === 1) return await admitOne(db, windows[0]!);
+    const values = sql.join(
+      windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start}, ${bucket.limit})`),
+      sql`, `,
+    );
     const [, updated] = await db.batch([
       db
         .insert(rateLimitWindows)
