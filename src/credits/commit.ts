@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
 import { accounts, documents, idempotencyKeys } from '../db/schema.ts';
-import type { Lease } from '../idempotency/lease.ts';
+import { heldBy, readKey, type Lease } from '../idempotency/lease.ts';
 
 export type NewDocumentRow = typeof documents.$inferInsert & { id: string; accountId: string };
 
@@ -25,10 +25,7 @@ export async function commitDocument(
   const hasCredit = charge
     ? sql`EXISTS (SELECT 1 FROM ${accounts} WHERE id = ${row.accountId} AND credits_remaining > 0)`
     : sql`1 = 1`;
-  const holdsLease = lease
-    ? sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE account_id = ${lease.accountId} AND key = ${lease.key}
-        AND lease_id = ${lease.leaseId} AND document_id IS NULL)`
-    : sql`1 = 1`;
+  const holdsLease = lease ? sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${heldBy(lease)})` : sql`1 = 1`;
   const recorded = sql`EXISTS (SELECT 1 FROM ${documents} WHERE id = ${row.id})`;
 
   const insert = db.all<{ id: string }>(sql`
@@ -41,21 +38,11 @@ export async function commitDocument(
   const balance = charge
     ? db.update(accounts).set({ creditsRemaining: sql`credits_remaining - 1` }).where(and(eq(accounts.id, row.accountId), recorded)).returning({ credits: accounts.creditsRemaining })
     : db.select({ credits: accounts.creditsRemaining }).from(accounts).where(eq(accounts.id, row.accountId));
-  const complete = lease
-    ? [
-        db
-          .update(idempotencyKeys)
-          .set({ documentId: row.id })
-          .where(and(eq(idempotencyKeys.accountId, lease.accountId), eq(idempotencyKeys.key, lease.key), eq(idempotencyKeys.leaseId, lease.leaseId), recorded)),
-      ]
-    : [];
+  const complete = lease ? [db.update(idempotencyKeys).set({ documentId: row.id }).where(and(heldBy(lease), recorded))] : [];
 
   const [inserted, credits] = (await db.batch([insert, balance, ...complete])) as [{ id: string }[], { credits: number }[]];
   if (inserted.length === 1) return { kind: 'committed', creditsRemaining: credits[0]!.credits };
   if (!lease) return { kind: 'no_credit' };
-  const [held] = await db
-    .select({ leaseId: idempotencyKeys.leaseId })
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.accountId, lease.accountId), eq(idempotencyKeys.key, lease.key)));
+  const held = await readKey(db, lease);
   return held?.leaseId === lease.leaseId ? { kind: 'no_credit' } : { kind: 'lease_lost' };
 }

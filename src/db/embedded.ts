@@ -34,7 +34,7 @@ function rowMaker(columns: readonly string[]): (values: unknown[]) => Row {
   );
   return (values) => {
     const row: Record<string | symbol, unknown> = Object.create(prototype);
-    Object.defineProperty(row, VALUES, { value: values });
+    row[VALUES] = values;
     columns.forEach((name, index) => {
       if (!Object.hasOwn(row, name)) row[name] = values[index];
     });

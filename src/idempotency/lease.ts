@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { LIMITS } from '../contract/limits.ts';
 import type { Database } from '../db/database.ts';
 import { preparedPerDatabase } from '../db/prepared.ts';
@@ -38,6 +38,21 @@ const leaseUpsert = preparedPerDatabase((db) => {
     .prepare();
 });
 
+function keyRow({ accountId, key }: Pick<Lease, 'accountId' | 'key'>): SQL {
+  return and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key))!;
+}
+
+/** The key's row while this attempt still holds it and no document is recorded under it. */
+export function heldBy(lease: Lease): SQL {
+  return and(keyRow(lease), eq(idempotencyKeys.leaseId, lease.leaseId), isNull(idempotencyKeys.documentId))!;
+}
+
+/** The key's row as it is now, whichever attempt holds it. */
+export async function readKey(db: Database, key: Pick<Lease, 'accountId' | 'key'>) {
+  const [row] = await db.select().from(idempotencyKeys).where(keyRow(key));
+  return row;
+}
+
 /**
  * One INSERT … ON CONFLICT DO UPDATE decides who holds a key: a new key, a key forgotten after 24 hours, or a
  * running attempt older than 35 seconds with the same request is taken by this attempt (a fresh lease id, so
@@ -52,10 +67,7 @@ export async function acquireLease(
   const [taken] = await leaseUpsert(db).all({ accountId, key, fingerprint, leaseId, now, forgottenBefore: now - MEMORY_MS, takeoverBefore: now - TAKEOVER_AFTER_MS });
   if (taken?.leaseId === leaseId) return { kind: 'acquired', lease: { accountId, key, leaseId } };
 
-  const [row] = await db
-    .select()
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)));
+  const row = await readKey(db, { accountId, key });
   if (!row) return { kind: 'in_progress' };
   if (row.fingerprint !== fingerprint) return { kind: 'reused' };
   if (row.documentId !== null) return { kind: 'replay', documentId: row.documentId };
@@ -64,14 +76,5 @@ export async function acquireLease(
 
 /** Gives a key back when the attempt ends before a document exists, so a corrected retry can use it. */
 export async function releaseLease(db: Database, lease: Lease): Promise<void> {
-  await db
-    .delete(idempotencyKeys)
-    .where(
-      and(
-        eq(idempotencyKeys.accountId, lease.accountId),
-        eq(idempotencyKeys.key, lease.key),
-        eq(idempotencyKeys.leaseId, lease.leaseId),
-        isNull(idempotencyKeys.documentId),
-      ),
-    );
+  await db.delete(idempotencyKeys).where(heldBy(lease));
 }

@@ -14,7 +14,6 @@ beforeEach(async () => {
   caller = await seedCaller(app, { credits: 5 });
 });
 
-
 describe('402 insufficient_credits', () => {
   it('refuses a final with no credit left, before rendering, and says how many and until when', async () => {
     const broke = await seedCaller(app, { credits: 0 });

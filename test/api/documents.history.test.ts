@@ -14,7 +14,6 @@ beforeEach(async () => {
 
 const get = (path: string, who: Caller = caller) => app.call(path, { headers: who.headers });
 
-
 describe('GET /api/v1/documents', () => {
 
   it('defaults to 20 and reports has_more', async () => {

@@ -1,11 +1,8 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAccount } from '../../src/accounts/store.ts';
-import { createKey } from '../../src/auth/store.ts';
-import { openDatabase } from '../../src/db/libsql.ts';
-import { freePort, tempDir } from '../support/processes.ts';
+import { freePort } from '../support/processes.ts';
 import { referenceBody } from './measure.ts';
+import { seedDatabaseFile } from '../support/accounts.ts';
 
 /**
  * `npm run bench:load`: Bun servers (LOAD_PROCESSES, default 1, sharing the port) on one embedded database, driven
@@ -25,12 +22,8 @@ const CONCURRENCY = [1, 8, 64];
  */
 const PROCESSES = Number(process.env.LOAD_PROCESSES ?? 1);
 
-const url = `file:${join(tempDir('svc-load-'), 'svc.db')}`;
-const { db, client } = await openDatabase(url);
-const account = await createAccount(db, { email: 'load@example.com', plan: 'pro', credits: 10_000_000, emailConfirmed: true, now: Date.now() });
-const key = await createKey(db, { accountId: account.id, kind: 'full', name: 'load', now: Date.now() });
+const { url, client, key } = await seedDatabaseFile({ plan: 'pro', credits: 10_000_000 });
 client.close();
-if (typeof key === 'string') throw new Error(key);
 
 const port = await freePort();
 const servers = Array.from({ length: PROCESSES }, () =>
@@ -60,7 +53,7 @@ for (let i = 0; ; i++) {
 
 const reference = referenceBody('reference-invoice.json');
 const preview = JSON.stringify({ ...JSON.parse(reference), mode: 'preview' });
-const auth = { Authorization: `Bearer ${key.key}`, 'Content-Type': 'application/json' };
+const auth = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
 let counter = 0;
 const scenarios: Record<string, () => Promise<Response>> = {
   'GET templates': () => fetch(`${base}/api/v1/templates`),

@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/store.ts';
-import { createKey } from '../../src/auth/store.ts';
-import { openDatabase } from '../../src/db/libsql.ts';
 import { finalInvoice } from '../support/documents.ts';
-import { freePort, startBun, startNode, tempDir, type RunningServer } from '../support/processes.ts';
+import { freePort, startBun, startNode, type RunningServer } from '../support/processes.ts';
+import { seedDatabaseFile } from '../support/accounts.ts';
 
 describe.each([
   ['Bun', startBun],
@@ -17,15 +14,11 @@ let key: string;
 let port: number;
 
 beforeAll(async () => {
-  const url = `file:${join(tempDir('svc-hostile-'), 'svc.db')}`;
-  const { db, client } = await openDatabase(url);
-  const account = await createAccount(db, { email: 'hostile@example.com', plan: 'pro', credits: 100, emailConfirmed: true, now: Date.now() });
-  const created = await createKey(db, { accountId: account.id, kind: 'full', name: 'hostile', now: Date.now() });
-  client.close();
-  if (typeof created === 'string') throw new Error(created);
-  key = created.key;
+  const seeded = await seedDatabaseFile({ plan: 'pro', credits: 100 });
+  seeded.client.close();
+  key = seeded.key;
   port = await freePort();
-  server = await start({ DATABASE_URL: url, LOG_REQUESTS: 'false', RATE_LIMITS_ENABLED: 'false' }, port);
+  server = await start({ DATABASE_URL: seeded.url, LOG_REQUESTS: 'false', RATE_LIMITS_ENABLED: 'false' }, port);
 }, 60_000);
 
 afterAll(async () => {

@@ -1,10 +1,7 @@
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/store.ts';
-import { createKey } from '../../src/auth/store.ts';
-import { openDatabase } from '../../src/db/libsql.ts';
 import { finalInvoice } from '../support/documents.ts';
-import { freePort, startBun, tempDir, type RunningServer } from '../support/processes.ts';
+import { freePort, startBun, type RunningServer } from '../support/processes.ts';
+import { seedDatabaseFile } from '../support/accounts.ts';
 
 const servers: RunningServer[] = [];
 afterAll(async () => {
@@ -16,11 +13,7 @@ const CREDITS = 100;
 
 describe('fault drill: a server process killed during a burst of keyed finals', () => {
   it('after restart and retries every key has at most one document and one charge, and credits + documents add up', async () => {
-    const url = `file:${join(tempDir('svc-kill-'), 'svc.db')}`;
-    const { db, client } = await openDatabase(url);
-    const account = await createAccount(db, { email: 'kill@example.com', plan: 'pro', credits: CREDITS, emailConfirmed: true, now: Date.now() });
-    const created = await createKey(db, { accountId: account.id, kind: 'full', name: 'kill', now: Date.now() });
-    if (typeof created === 'string') throw new Error(created);
+    const { url, client, account, key: fullKey } = await seedDatabaseFile({ plan: 'pro', credits: CREDITS });
     const env = { DATABASE_URL: url, LOG_REQUESTS: 'false', RATE_LIMITS_ENABLED: 'false' };
     const [a, b] = [await startBun(env, await freePort()), await startBun(env, await freePort())];
     servers.push(a, b);
@@ -28,7 +21,7 @@ describe('fault drill: a server process killed during a burst of keyed finals', 
     const send = (server: RunningServer, key: string) =>
       fetch(`${server.url}/api/v1/documents`, {
         method: 'POST',
-        headers: { Authorization: `Bearer ${created.key}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
+        headers: { Authorization: `Bearer ${fullKey}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
         body: JSON.stringify(finalInvoice({ invoice_number: key })),
       })
         .then(async (response) => ({ status: response.status, id: response.headers.get('Svc-Document-Id'), body: await response.arrayBuffer() }))

@@ -1,10 +1,7 @@
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/store.ts';
-import { createKey } from '../../src/auth/store.ts';
-import { openDatabase } from '../../src/db/libsql.ts';
 import { finalInvoice } from '../support/documents.ts';
-import { freePort, startBun, tempDir, type RunningServer } from '../support/processes.ts';
+import { freePort, startBun, type RunningServer } from '../support/processes.ts';
+import { seedDatabaseFile } from '../support/accounts.ts';
 
 const servers: RunningServer[] = [];
 afterAll(async () => {
@@ -13,11 +10,7 @@ afterAll(async () => {
 
 describe('rate limits across processes', () => {
   it('three Bun servers on one database file admit exactly 10 finals a minute for one free key', async () => {
-    const url = `file:${join(tempDir('svc-limits-'), 'svc.db')}`;
-    const { db, client } = await openDatabase(url);
-    const account = await createAccount(db, { email: 'burst@example.com', plan: 'free', credits: 50, emailConfirmed: true, now: Date.now() });
-    const key = await createKey(db, { accountId: account.id, kind: 'full', name: 'burst', now: Date.now() });
-    if (typeof key === 'string') throw new Error(key);
+    const { url, client, account, key } = await seedDatabaseFile({ plan: 'free', credits: 50 });
     for (let i = 0; i < 3; i++) servers.push(await startBun({ DATABASE_URL: url }, await freePort()));
 
     const intoMinute = Date.now() % 60_000;
@@ -26,7 +19,7 @@ describe('rate limits across processes', () => {
       Array.from({ length: 25 }, (_, i) =>
         fetch(`${servers[i % 3]!.url}/api/v1/documents`, {
           method: 'POST',
-          headers: { Authorization: `Bearer ${key.key}`, 'Content-Type': 'application/json' },
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
           body: JSON.stringify(finalInvoice()),
         }),
       ),

@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/store.ts';
 import { generateKey, hashKey } from '../../src/auth/key-format.ts';
-import { createKey } from '../../src/auth/store.ts';
-import { openDatabase } from '../../src/db/libsql.ts';
-import { ROOT, freePort, startBun, startNode, startWorker, tempDir, type RunningServer } from '../support/processes.ts';
+import { ROOT, freePort, startBun, startNode, startWorker, type RunningServer } from '../support/processes.ts';
+import { seedDatabaseFile } from '../support/accounts.ts';
 
 const running: Record<string, { server: RunningServer; key: string }> = {};
 const REFERENCE = readFileSync(join(ROOT, '../shared/bench/reference-invoice.json'), 'utf8');
@@ -13,13 +11,9 @@ const REFERENCE = readFileSync(join(ROOT, '../shared/bench/reference-invoice.jso
 const REFERENCE_SHA = 'a49bfd428c517ca901b0abd713be403145e04ed9b266b1777cce6eed995719cb';
 
 async function libsqlServer(start: typeof startBun) {
-  const url = `file:${join(tempDir(), 'svc.db')}`;
-  const { db, client } = await openDatabase(url);
-  const account = await createAccount(db, { email: 'smoke@example.com', plan: 'free', credits: 5, emailConfirmed: true, now: Date.now() });
-  const key = await createKey(db, { accountId: account.id, kind: 'full', name: 'smoke', now: Date.now() });
+  const { url, client, key } = await seedDatabaseFile({ plan: 'free', credits: 5 });
   client.close();
-  if (typeof key === 'string') throw new Error(key);
-  return { server: await start({ DATABASE_URL: url }, await freePort()), key: key.key };
+  return { server: await start({ DATABASE_URL: url }, await freePort()), key };
 }
 
 async function workerServer() {

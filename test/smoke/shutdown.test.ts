@@ -1,10 +1,7 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAccount } from '../../src/accounts/store.ts';
-import { createKey } from '../../src/auth/store.ts';
-import { openDatabase } from '../../src/db/libsql.ts';
 import { finalInvoice } from '../support/documents.ts';
-import { freePort, startBun, startNode, tempDir, type RunningServer } from '../support/processes.ts';
+import { freePort, startBun, startNode, type RunningServer } from '../support/processes.ts';
+import { seedDatabaseFile } from '../support/accounts.ts';
 
 /** A body that arrives slowly, so the request is in flight when the server is told to stop. */
 function slowBody(text: string, ms: number): ReadableStream<Uint8Array> {
@@ -25,17 +22,13 @@ describe.each([
   ['Node', startNode],
 ] as const)('graceful shutdown under %s', (_, start) => {
   it('finishes a final in flight, charged and answered, then exits 0', async () => {
-    const url = `file:${join(tempDir('svc-stop-'), 'svc.db')}`;
-    const { db, client } = await openDatabase(url);
-    const account = await createAccount(db, { email: 'stop@example.com', plan: 'free', credits: 3, emailConfirmed: true, now: Date.now() });
-    const key = await createKey(db, { accountId: account.id, kind: 'full', name: 'stop', now: Date.now() });
-    if (typeof key === 'string') throw new Error(key);
+    const { url, client, account, key } = await seedDatabaseFile({ plan: 'free', credits: 3 });
     const server: RunningServer = await start({ DATABASE_URL: url }, await freePort());
     const exited = new Promise<number | null>((resolve) => server.process.once('exit', (code) => resolve(code)));
 
     const pending = fetch(`${server.url}/api/v1/documents`, {
       method: 'POST',
-      headers: { Authorization: `Bearer ${key.key}`, 'Content-Type': 'application/json' },
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
       body: slowBody(JSON.stringify(finalInvoice()), 600),
       duplex: 'half',
     } as RequestInit);
