@@ -20,9 +20,7 @@ beforeEach(async () => {
   caller = await seedCaller(app, { credits: 5 });
 });
 
-
 const get = (path: string, who: Caller = caller) => app.call(path, { headers: who.headers });
-
 
 describe('credit periods', () => {
   it('a renewed period restores the allowance for the next final', async () => {
@@ -78,6 +76,20 @@ describe('Idempotency-Key and the clock', () => {
     expect(state.rows[0]!.id).toBe(taken.headers.get('Svc-Document-Id'));
     const replay = await makeDocument(app, caller, finalInvoice(), { key: 'order-7' });
     expect(replay.headers.get('Svc-Document-Id')).toBe(taken.headers.get('Svc-Document-Id'));
+  });
+
+  it('an attempt taken over commits nothing even while the attempt that took it is still running', async () => {
+    const stale = await heldLease('order-9');
+    if (stale.kind !== 'acquired') throw new Error('no lease');
+    app.clock.advance(35_001);
+    const current = await heldLease('order-9');
+    if (current.kind !== 'acquired') throw new Error('no takeover');
+
+    const late = await commitDocument(app.db, { row: rowFor('doc_late00000000000001'), charge: true, lease: stale.lease });
+    expect(late.kind).toBe('lease_lost');
+    expect(await ledger(app, caller)).toMatchObject({ credits: 5, documents: 0 });
+    const committed = await commitDocument(app.db, { row: rowFor('doc_taken0000000000001'), charge: true, lease: current.lease });
+    expect(committed).toEqual({ kind: 'committed', creditsRemaining: 4 });
   });
 
   it('remembered 24 hours: after that the same key makes a new document', async () => {
