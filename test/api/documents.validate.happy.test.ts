@@ -38,14 +38,14 @@ describe('the validate answer (2.8)', () => {
 
 describe('totals (2.7), computed with exact decimals', () => {
   it('the reference invoice: 10% discount, VAT 21% on the discounted subtotal, amount paid', async () => {
-    const reference = JSON.parse(readFileSync(join(ROOT, '../shared/bench/reference-invoice.json'), 'utf8'));
+    const reference = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/reference-invoice.json'), 'utf8'));
     expect(await totalsOf(reference)).toEqual({
       currency: 'EUR', subtotal: '4840.00', discount: '484.00', tax: '914.76', total: '5270.76', amount_paid: '1000.00', balance_due: '4270.76',
     });
   });
 
   it('the 50-line reference invoice', async () => {
-    const reference = JSON.parse(readFileSync(join(ROOT, '../shared/bench/reference-invoice-50.json'), 'utf8'));
+    const reference = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/reference-invoice-50.json'), 'utf8'));
     expect(await totalsOf(reference)).toEqual({
       currency: 'EUR', subtotal: '93924.60', discount: '9392.46', tax: '17751.75', total: '102283.89', amount_paid: '25570.97', balance_due: '76712.92',
     });

@@ -10,7 +10,7 @@ export const WARMUP = 100;
 export const RUNS = 300;
 
 export function referenceBody(file: string): string {
-  return readFileSync(fileURLToPath(new URL(`../../../shared/bench/${file}`, import.meta.url)), 'utf8');
+  return readFileSync(fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url)), 'utf8');
 }
 
 export interface Summary {

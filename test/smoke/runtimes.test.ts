@@ -6,9 +6,9 @@ import { ROOT, freePort, startBun, startNode, startWorker, type RunningServer } 
 import { seedDatabaseFile } from '../support/accounts.ts';
 
 const running: Record<string, { server: RunningServer; key: string }> = {};
-const REFERENCE = readFileSync(join(ROOT, '../shared/bench/reference-invoice.json'), 'utf8');
-/** The golden of test/render for this request (invoice 2.0.0, 3 lines). */
-const REFERENCE_SHA = 'a49bfd428c517ca901b0abd713be403145e04ed9b266b1777cce6eed995719cb';
+const REFERENCE = readFileSync(join(ROOT, 'test/fixtures/reference-invoice.json'), 'utf8');
+/** The golden of test/render for this request (invoice 2.1.0, 3 lines). */
+const REFERENCE_SHA = '919e2fb053c0507b84ef26dd1c560f5aac025f98d99e25de94ba53c9e377c07b';
 
 async function libsqlServer(start: typeof startBun) {
   const { url, client, key } = await seedDatabaseFile({ plan: 'free', credits: 5 });
