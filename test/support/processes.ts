@@ -33,11 +33,11 @@ export interface RunningServer {
 export async function startProcess(
   command: string,
   args: string[],
-  options: { port: number; env?: Record<string, string>; readyPath?: string; timeoutMs?: number },
+  options: { port: number; env?: Record<string, string>; readyPath?: string; timeoutMs?: number; cwd?: string },
 ): Promise<RunningServer> {
   const url = `http://127.0.0.1:${options.port}`;
   const child = spawn(command, args, {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: { ...process.env, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
