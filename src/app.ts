@@ -3,6 +3,7 @@ import type { AppConfig } from './config.ts';
 import { HEADERS } from './contract/headers.ts';
 import { NEWEST_API_VERSION } from './contract/version.ts';
 import type { Database } from './db/database.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable, describeError, stackFrames } from './db/failures.ts';
 import type { FontSet } from './render/fonts.ts';
 import { ApiError } from './http/api-error.ts';
 import type { RequestContext } from './http/context.ts';
@@ -54,8 +55,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
       const switchedOff = !deps.config.apiEnabled && url.pathname.startsWith('/api/v1/');
       response = (!switchedOff && (await dispatch(request, context))) || errorResponse(new ApiError('not_found'), context);
     } catch (error) {
-      if (!(error instanceof ApiError)) logUnexpected(context.requestId, error);
-      response = errorResponse(error instanceof ApiError ? error : new ApiError('internal_error'), context);
+      response = errorResponse(error instanceof ApiError ? error : unexpected(context.requestId, error), context);
     }
     for (const [name, value] of Object.entries(context.rateLimits.headers(deps.clock.now()))) response.headers.set(name, value);
     response.headers.set(HEADERS.version, NEWEST_API_VERSION);
@@ -88,8 +88,20 @@ function logRequest(context: Omit<RequestContext, 'params'>, method: string, sta
   );
 }
 
-/** The stack goes to the operator's log only, never into the answer. */
-function logUnexpected(requestId: string, error: unknown): void {
-  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  console.error(JSON.stringify({ level: 'error', request_id: requestId, error: detail }));
+/**
+ * A failure that is not an answer of the contract. The database busy or out of reach is 503 `service_busy`
+ * (no detail: the contract's details name the preview ceiling and the limiter, and the limiter answers for
+ * itself); anything else is 500 `internal_error`. The log gets the error and where it happened, never a query's
+ * parameters; the answer gets neither.
+ */
+function unexpected(requestId: string, error: unknown): ApiError {
+  const unavailable = databaseUnavailable(error) !== undefined;
+  console.error(
+    JSON.stringify({ level: unavailable ? 'warn' : 'error', request_id: requestId, error: describeError(error), at: stackFrames(error).slice(0, 8) }),
+  );
+  if (!unavailable) return new ApiError('internal_error');
+  return new ApiError('service_busy', {
+    message: 'The database is busy or cannot be reached; the request was not processed. Retry after Retry-After seconds.',
+    headers: { [HEADERS.retryAfter]: String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
 }

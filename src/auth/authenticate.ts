@@ -1,6 +1,7 @@
 import { HEADERS } from '../contract/headers.ts';
 import type { Scope } from '../contract/scopes.ts';
 import { ApiError } from '../http/api-error.ts';
+import { describeError } from '../db/failures.ts';
 import type { RequestContext } from '../http/context.ts';
 import { hashKey, isWellFormedKey } from './key-format.ts';
 import { findActiveKey, scopesOf, touchKey, type KeyWithAccount } from './store.ts';
@@ -29,7 +30,12 @@ export async function authenticate(context: RequestContext): Promise<AuthContext
   if (!token || !isWellFormedKey(token)) throw invalidKey();
   const found = await findActiveKey(context.deps.db, hashKey(token));
   if (!found) throw invalidKey();
-  await touchKey(context.deps.db, found.key, context.deps.clock.now());
+  try {
+    await touchKey(context.deps.db, found.key, context.deps.clock.now());
+  } catch (error) {
+    // last_used_at is a convenience for the operator: a write that fails (a busy database) never fails the request.
+    console.error(JSON.stringify({ level: 'warn', request_id: context.requestId, error: `last_used_at not written: ${describeError(error)}` }));
+  }
   return found;
 }
 

@@ -1,6 +1,10 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_DATABASE_URL, openDatabase } from '../db/libsql.ts';
+import { databaseUnavailable, describeError, stackFrames } from '../db/failures.ts';
 import { CliError, COMMANDS } from './commands.ts';
+
+/** An operator command is in no hurry: it waits for a server's write lock longer than a request does. */
+const CLI_BUSY_WAIT_MS = 10_000;
 
 /**
  * Operator CLI: `npm run --silent svc -- <command>`. Prints exactly one JSON object on stdout on success;
@@ -33,18 +37,27 @@ async function main(argv: string[]): Promise<number> {
     console.error(`svc: ${(error as Error).message}\nUsage: npm run --silent svc -- ${command.usage}`);
     return 1;
   }
-  const { db, client } = await openDatabase(process.env.DATABASE_URL || DEFAULT_DATABASE_URL, process.env.DATABASE_AUTH_TOKEN);
+  let opened;
   try {
-    const result = await command.run({ positionals: parsed.positionals, options: parsed.values }, { db, now: Date.now() });
+    opened = await openDatabase(process.env.DATABASE_URL || DEFAULT_DATABASE_URL, process.env.DATABASE_AUTH_TOKEN, { busyWaitMs: CLI_BUSY_WAIT_MS });
+    const result = await command.run({ positionals: parsed.positionals, options: parsed.values }, { db: opened.db, now: Date.now() });
     console.log(JSON.stringify(result));
     return 0;
   } catch (error) {
-    if (!(error instanceof CliError)) throw error;
-    console.error(`svc: ${error.message}`);
+    console.error(`svc: ${failureMessage(error)}`);
     return 1;
   } finally {
-    client.close();
+    opened?.client.close();
   }
+}
+
+/** What the operator is told: a refusal as it is, the database's state with what to do, never a query's values. */
+function failureMessage(error: unknown): string {
+  if (error instanceof CliError) return error.message;
+  const unavailable = databaseUnavailable(error);
+  if (unavailable?.nothingWritten) return `the database is busy or cannot be reached; nothing was changed. Try again. (${describeError(error)})`;
+  if (unavailable) return `the database connection failed; the change may or may not have been made. Check before trying again. (${describeError(error)})`;
+  return [describeError(error), ...stackFrames(error)].join('\n    ');
 }
 
 process.exitCode = await main(process.argv.slice(2));

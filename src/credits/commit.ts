@@ -1,5 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { HEADERS } from '../contract/headers.ts';
 import type { Database } from '../db/database.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from '../db/failures.ts';
+import { ApiError } from '../http/api-error.ts';
 import { accounts, documents, idempotencyKeys } from '../db/schema.ts';
 import { heldBy, readKey, type Lease } from '../idempotency/lease.ts';
 
@@ -11,11 +14,24 @@ export type CommitOutcome =
   | { kind: 'lease_lost' };
 
 /**
+ * The database refused the batch before running any of it (its lock stayed held, or it could not be reached
+ * before sending): nothing is recorded or charged, so the answer is a plain 503 and the key is given back,
+ * not 500 commit_status_unknown.
+ */
+function busyBeforeCommit(): ApiError {
+  return new ApiError('service_busy', {
+    message: 'The database was busy; the document was not recorded and nothing was charged. Retry after Retry-After seconds.',
+    headers: { [HEADERS.retryAfter]: String(DATABASE_RETRY_AFTER_SECONDS) },
+  });
+}
+
+/**
  * The one atomic step after the PDF exists: a batch that records the document, takes the credit (final) and
  * completes the idempotency key. The record is inserted only while the account has a credit and, with a key,
  * only while this attempt still holds the lease; the charge and the key update happen only if that record now
  * exists. So a taken-over attempt commits nothing, and no document is charged twice or the balance driven
- * below zero, with any number of processes or isolates on the database.
+ * below zero, with any number of processes or isolates on the database. Throws 503 service_busy when the
+ * database refused the batch before running it; any other failure leaves the outcome unknown to the caller.
  */
 export async function commitDocument(
   db: Database,
@@ -40,9 +56,24 @@ export async function commitDocument(
     : db.select({ credits: accounts.creditsRemaining }).from(accounts).where(eq(accounts.id, row.accountId));
   const complete = lease ? [db.update(idempotencyKeys).set({ documentId: row.id }).where(and(heldBy(lease), recorded))] : [];
 
-  const [inserted, credits] = (await db.batch([insert, balance, ...complete])) as [{ id: string }[], { credits: number }[]];
+  let results;
+  try {
+    results = await db.batch([insert, balance, ...complete]);
+  } catch (error) {
+    if (databaseUnavailable(error)?.nothingWritten) throw busyBeforeCommit();
+    throw error;
+  }
+  const [inserted, credits] = results as [{ id: string }[], { credits: number }[]];
   if (inserted.length === 1) return { kind: 'committed', creditsRemaining: credits[0]!.credits };
   if (!lease) return { kind: 'no_credit' };
-  const held = await readKey(db, lease);
+  let held;
+  try {
+    held = await readKey(db, lease);
+  } catch (error) {
+    // The batch recorded and charged nothing; whether the key was taken over is unknown, and does not change
+    // the answer while the database is busy.
+    if (databaseUnavailable(error)) throw busyBeforeCommit();
+    throw error;
+  }
   return held?.leaseId === lease.leaseId ? { kind: 'no_credit' } : { kind: 'lease_lost' };
 }

@@ -1,5 +1,6 @@
 import type { ResultSet, Row } from '@libsql/client';
 import Libsql from 'libsql';
+import { DatabaseBusy, DatabaseClosed, isLockBusy } from './failures.ts';
 
 type SqlValue = string | number | bigint | boolean | null | Uint8Array;
 export interface SqlStatement {
@@ -55,20 +56,52 @@ function resultSet(prepared: Pick<Prepared, 'columns' | 'columnTypes'>, rows: Ro
   return { columns, columnTypes, rows, rowsAffected, lastInsertRowid, toJSON: () => ({ columns, columnTypes, rows: rows.map((row) => ({ ...row })), rowsAffected }) };
 }
 
+/** How long a call waits in all for another connection's write lock before it fails with DatabaseBusy. */
+export const DEFAULT_BUSY_WAIT_MS = 2_000;
+/**
+ * Pauses between attempts while another connection holds the lock (then the last one, repeated). They are
+ * asynchronous: the engine's own busy timeout would wait synchronously and stop the whole process meanwhile.
+ */
+const BUSY_BACKOFF_MS = [1, 2, 5, 10, 25];
+/**
+ * Statements without parameters or rows that the engine's exec runs and finalises at once (never kept
+ * prepared, see below): transaction control, and schema changes (the migrator's CREATE TABLE IF NOT EXISTS,
+ * which takes no write lock once the table exists).
+ */
+const RUN_BY_EXEC = /^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|CREATE|DROP|ALTER)\b/i;
+/** Statements that change rows: outside a transaction each runs in its own, which takes the lock first. */
+const CHANGES_ROWS = /^\s*(INSERT|UPDATE|DELETE|REPLACE|WITH)\b/i;
+
 /**
  * An embedded libSQL database file used through the libSQL engine (the `libsql` package that @libsql/client
  * itself opens files with), on one connection whose statements stay prepared. @libsql/client prepares every
  * statement again on each call and builds each row with property descriptors: a keyed final in Bun took
  * 1.84–1.98 ms through it and 1.43–1.52 ms through this (handler in process, 2,000 in a row). Every call is
  * synchronous underneath, so nothing interleaves on the connection; other processes on the same file are
- * ordered by SQLite's locks and busy_timeout, exactly as before.
+ * ordered by SQLite's locks.
+ *
+ * Locks. A prepared statement that fails with SQLITE_BUSY stays in progress on the connection until it is
+ * reset, and while it does, the connection's later autocommit writes are never committed and keep the write
+ * lock. The `libsql` package's Statement has no reset(): run() and all() reset a statement only to run it again
+ * at once. So a prepared statement is never the one to wait for the lock: every write runs inside
+ * BEGIN IMMEDIATE … COMMIT issued through exec(), whose statement the engine finalises at once, even when it
+ * fails. When BEGIN IMMEDIATE finds the lock held, nothing has run; the
+ * attempt is repeated after an asynchronous pause (busy_timeout is 0) until DEFAULT_BUSY_WAIT_MS, then
+ * DatabaseBusy. Reads in WAL mode take no lock; a read that still meets one (WAL recovery) is run again, and
+ * running it again resets it. Every statement otherwise runs to its end (SQLITE_DONE) each time it is used.
+ * Statements are told apart by their first word: the service's SQL comes from drizzle and this repository.
  */
 export class EmbeddedClient implements SqlClient {
   readonly #connection: Libsql.Database;
   readonly #statements = new Map<string, Prepared>();
+  readonly #busyWaitMs: number;
+  /** When a call last waited #busyWaitMs for the lock in vain (performance.now()). */
+  #gaveUpAt = -Infinity;
+  #closed = false;
 
-  constructor(path: string) {
+  constructor(path: string, options: { busyWaitMs?: number } = {}) {
     this.#connection = new Libsql(path);
+    this.#busyWaitMs = options.busyWaitMs ?? DEFAULT_BUSY_WAIT_MS;
   }
 
   #prepare(sql: string): Prepared {
@@ -88,52 +121,83 @@ export class EmbeddedClient implements SqlClient {
     return prepared;
   }
 
+  /** One statement, prepared once and kept: a failed one stays cached, since using it again resets it. */
   #run(input: string | SqlStatement): ResultSet {
     const { sql, args = [] } = typeof input === 'string' ? { sql: input } : input;
+    if (RUN_BY_EXEC.test(sql)) {
+      this.#connection.exec(sql);
+      return resultSet({ columns: [], columnTypes: [] }, [], 0, undefined);
+    }
     const prepared = this.#prepare(sql);
     const bound = args.map((value) => (typeof value === 'boolean' ? Number(value) : value));
+    if (prepared.reader) return resultSet(prepared, (prepared.statement.all(bound) as unknown[][]).map(prepared.makeRow), 0, undefined);
+    const info = prepared.statement.run(bound);
+    return resultSet(prepared, [], info.changes, BigInt(info.lastInsertRowid));
+  }
+
+  /** The write lock is taken up front (BEGIN IMMEDIATE) by exec, so no prepared statement ever waits for it. */
+  #transaction(statements: readonly (string | SqlStatement)[]): ResultSet[] {
+    this.#connection.exec('BEGIN IMMEDIATE');
     try {
-      if (prepared.reader) return resultSet(prepared, (prepared.statement.all(bound) as unknown[][]).map(prepared.makeRow), 0, undefined);
-      const info = prepared.statement.run(bound);
-      return resultSet(prepared, [], info.changes, BigInt(info.lastInsertRowid));
-    } catch (error) {
-      // A statement that failed part-way is not trusted again; the next call prepares it afresh.
-      this.#statements.delete(sql);
-      throw error;
+      const results = statements.map((statement) => this.#run(statement));
+      this.#connection.exec('COMMIT');
+      return results;
+    } finally {
+      if (this.#connection.inTransaction) this.#connection.exec('ROLLBACK');
     }
   }
 
-  /** Every batch of this service writes, so it takes the write lock up front (BEGIN IMMEDIATE) and waits for it. */
-  #transaction(statements: readonly (string | SqlStatement)[]): ResultSet[] {
-    this.#run('BEGIN IMMEDIATE');
-    try {
-      const results = statements.map((statement) => this.#run(statement));
-      this.#run('COMMIT');
-      return results;
-    } finally {
-      if (this.#connection.inTransaction) this.#run('ROLLBACK');
+  /**
+   * Runs `attempt`, again after a pause while another connection holds the lock, at most #busyWaitMs in all.
+   * Within #busyWaitMs after a call gave up, calls try once and do not wait: a lock held that long is likely
+   * still held, and every request waiting for it in turn would only delay its 503.
+   */
+  async #whenFree<T>(attempt: () => T): Promise<T> {
+    const started = performance.now();
+    const patience = started - this.#gaveUpAt < this.#busyWaitMs ? 0 : this.#busyWaitMs;
+    for (let tries = 0; ; tries++) {
+      if (this.#closed) throw new DatabaseClosed();
+      try {
+        return attempt();
+      } catch (error) {
+        if (!isLockBusy(error)) throw error;
+        const waited = performance.now() - started;
+        if (waited >= patience) {
+          if (patience > 0) this.#gaveUpAt = performance.now();
+          throw new DatabaseBusy(waited);
+        }
+        const pause = BUSY_BACKOFF_MS[Math.min(tries, BUSY_BACKOFF_MS.length - 1)]!;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(pause, patience - waited)));
+      }
     }
   }
 
   async execute(input: string | SqlStatement): Promise<ResultSet> {
-    return this.#run(input);
+    const changesRows = CHANGES_ROWS.test(typeof input === 'string' ? input : input.sql);
+    return this.#whenFree(() => (changesRows && !this.#connection.inTransaction ? this.#transaction([input])[0]! : this.#run(input)));
   }
 
   async batch(statements: (string | SqlStatement)[]): Promise<ResultSet[]> {
-    return this.#transaction(statements);
+    return this.#whenFree(() => this.#transaction(statements));
   }
 
   /** As @libsql/client: migrations run with foreign keys off, which are on for everything else. */
   async migrate(statements: SqlStatement[]): Promise<ResultSet[]> {
-    this.#run('PRAGMA foreign_keys = OFF');
-    try {
-      return this.#transaction(statements);
-    } finally {
-      this.#run('PRAGMA foreign_keys = ON');
-    }
+    // Nothing to apply (every start once migrated): no need to wait for another process's write lock.
+    if (statements.length === 0) return [];
+    return this.#whenFree(() => {
+      this.#run('PRAGMA foreign_keys = OFF');
+      try {
+        return this.#transaction(statements);
+      } finally {
+        this.#run('PRAGMA foreign_keys = ON');
+      }
+    });
   }
 
+  /** Later calls fail with DatabaseClosed; the engine itself must not be touched once closed (it aborts). */
   close(): void {
+    this.#closed = true;
     this.#statements.clear();
     this.#connection.close();
   }

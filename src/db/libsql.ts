@@ -16,25 +16,31 @@ export interface OpenDatabase {
   client: SqlClient;
 }
 
+export interface OpenOptions {
+  /** How long an embedded file's client waits in all for another process's write lock (EmbeddedClient). */
+  busyWaitMs?: number;
+}
+
 /** An embedded file (`file:path`, `:memory:`) through EmbeddedClient, in WAL mode; anything else through @libsql/client. */
-async function openClient(url: string, authToken: string | undefined): Promise<SqlClient> {
+async function openClient(url: string, authToken: string | undefined, options: OpenOptions): Promise<SqlClient> {
   if (url !== ':memory:' && !url.startsWith('file:')) return createClient({ url, ...(authToken ? { authToken } : {}) });
   const location = url.split('?')[0]!;
   const path = location.startsWith('file://') ? fileURLToPath(location) : location.replace(/^file:/, '');
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-  const client = new EmbeddedClient(path);
+  const client = new EmbeddedClient(path, options);
   await client.execute('PRAGMA journal_mode = WAL');
   // WAL with synchronous=NORMAL: a commit survives a crash of any process; only a power loss may lose the
   // last commits. The usual setting for WAL, and it spares an fsync on every commit.
   await client.execute('PRAGMA synchronous = NORMAL');
-  await client.execute('PRAGMA busy_timeout = 5000');
+  // No synchronous wait inside the engine: EmbeddedClient waits for another process's lock asynchronously.
+  await client.execute('PRAGMA busy_timeout = 0');
   await client.execute('PRAGMA foreign_keys = ON');
   return client;
 }
 
 /** Opens the database (embedded file, `:memory:` or a libsql:// server), migrated to the latest schema. */
-export async function openDatabase(url: string, authToken?: string): Promise<OpenDatabase> {
-  const client = await openClient(url, authToken);
+export async function openDatabase(url: string, authToken?: string, options: OpenOptions = {}): Promise<OpenDatabase> {
+  const client = await openClient(url, authToken, options);
   // drizzle's libSQL driver calls only execute, batch and migrate, which both clients provide.
   const db = drizzle(client as Client, { schema });
   await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });

@@ -104,7 +104,8 @@ async function makeNew(context: KeyedContext, document: DocumentRequest, lease: 
   let outcome;
   try {
     outcome = await withTimeout(commitDocument(deps.db, { row, charge: final, lease }), deps.config.commitTimeoutMs);
-  } catch {
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
     throw new ApiError('commit_status_unknown', {
       message: 'The document was made but the credit could not be confirmed. Wait 35 seconds, then retry with the same Idempotency-Key; you are charged at most once.',
       creditUsed: null,

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
+import { describeError } from '../db/failures.ts';
 import { preparedPerDatabase } from '../db/prepared.ts';
 import { rateLimitWindows } from '../db/schema.ts';
 import { windowStart, type Bucket } from './buckets.ts';
@@ -78,6 +79,6 @@ export async function admit(db: Database, buckets: readonly Bucket[], now: numbe
     const states = windows.map(({ bucket, end }) => ({ bucket, count: counted.get(bucket.name) ?? 0, resetAt: end }));
     return { admitted: false, states, refusing: states.filter((state) => state.count >= state.bucket.limit) };
   } catch (error) {
-    throw new LimiterUnavailable(error instanceof Error ? error.message : String(error));
+    throw new LimiterUnavailable(describeError(error));
   }
 }

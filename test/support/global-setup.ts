@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -5,8 +6,22 @@ import { openDatabase } from '../../src/db/libsql.ts';
 import { freePort, startBun, startNode, startWorker, tempDir, type RunningServer } from './processes.ts';
 import { SUITE_SERVER_ENV, targetKind, type ApiTarget } from './target.ts';
 
+/** Debian tools the render tests read PDFs back with: a clear message up front rather than failures later. */
+const PDF_TOOLS = [
+  ['qpdf', 'qpdf'],
+  ['pdftotext', 'poppler-utils'],
+] as const;
+
+function requirePdfTools(): void {
+  const missing = PDF_TOOLS.filter(([tool]) => spawnSync(tool, ['-v']).error);
+  if (missing.length) {
+    throw new Error(`the tests need ${missing.map(([tool]) => tool).join(' and ')}: apt-get install ${missing.map(([, pkg]) => pkg).join(' ')}`);
+  }
+}
+
 /** Starts the one real server the HTTP suite runs against when API_TARGET names a runtime. */
 export default async function setup(project: TestProject) {
+  requirePdfTools();
   const kind = targetKind();
   let server: RunningServer | undefined;
   let target: ApiTarget = { kind };
