@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lt, or } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { isoSeconds } from '../clock.ts';
 import { LIMITS } from '../contract/limits.ts';
 import type { Database } from '../db/database.ts';
@@ -37,25 +37,43 @@ export async function findDocument(db: Database, accountId: string, id: string, 
   return row;
 }
 
-/** A page of the history, newest first by created_at then id, both descending; one extra row tells has_more. */
+/** created_at as the Document object shows it: whole seconds (the stored value has milliseconds). */
+const createdSecond = sql`${documents.createdAt} / 1000`;
+
+/**
+ * A page of the history, newest first by created_at as shown (whole seconds) then id, both descending (section
+ * 2.8); one extra row tells has_more. The stored milliseconds must not order documents of one second, so the
+ * page is sorted on the second; to keep that sort small and the index in use, only rows at or after the second
+ * of the page's last row in stored order are read: every row of the page is among them.
+ */
 export async function listDocuments(
   db: Database,
   input: { accountId: string; now: number; limit: number; reference?: string; after?: DocumentRow },
 ): Promise<{ rows: DocumentRow[]; hasMore: boolean }> {
   const { after } = input;
+  const afterSecondStart = after ? Math.floor(after.createdAt / 1000) * 1000 : undefined;
+  // One lower bound on created_at, so that SQLite searches the index by it rather than by the retention bound.
+  const listed = (createdFrom: SQL) =>
+    and(
+      eq(documents.accountId, input.accountId),
+      gte(documents.createdAt, createdFrom),
+      input.reference === undefined ? undefined : eq(documents.reference, input.reference),
+      after && afterSecondStart !== undefined
+        ? and(lt(documents.createdAt, afterSecondStart + 1000), or(lt(documents.createdAt, afterSecondStart), lt(documents.id, after.id)))
+        : undefined,
+    );
+  const firstVisible = input.now - RETENTION_MS + 1;
+  const lastInStoredOrder = db
+    .select({ createdAt: documents.createdAt })
+    .from(documents)
+    .where(listed(sql`${firstVisible}`))
+    .orderBy(desc(documents.createdAt))
+    .limit(input.limit + 1);
   const rows = await db
     .select()
     .from(documents)
-    .where(
-      and(
-        visible(input.accountId, input.now),
-        input.reference === undefined ? undefined : eq(documents.reference, input.reference),
-        after
-          ? or(lt(documents.createdAt, after.createdAt), and(eq(documents.createdAt, after.createdAt), lt(documents.id, after.id)))
-          : undefined,
-      ),
-    )
-    .orderBy(desc(documents.createdAt), desc(documents.id))
+    .where(listed(sql`max(${firstVisible}, (SELECT min(created_at) / 1000 * 1000 FROM (${lastInStoredOrder})))`))
+    .orderBy(desc(createdSecond), desc(documents.id))
     .limit(input.limit + 1);
   return { rows: rows.slice(0, input.limit), hasMore: rows.length > input.limit };
 }

@@ -98,6 +98,15 @@ function countMessage(count: number, noun: string, verb: string): string {
   return count === 1 ? `1 ${noun} ${verb}.` : `${count} ${noun}s ${verb.replace(/^was /, 'were ')}.`;
 }
 
+/**
+ * The message of an error with several details counts them and names none: a body of many thousand unknown
+ * names would otherwise get a message many times its own size. `details` holds at most LIMITS.errorDetails.
+ */
+function countedMessage(count: number, noun: string, verb: string): string {
+  const listed = count > LIMITS.errorDetails ? ` (the first ${LIMITS.errorDetails})` : '';
+  return `${countMessage(count, noun, verb)} Each is listed in details${listed}.`;
+}
+
 export function formatPath(path: Path): string {
   return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : `${out}.${key}`), 'fields');
 }
@@ -105,7 +114,7 @@ export function formatPath(path: Path): string {
 function validationFailed(problems: Problem[]): ApiError {
   const meanings = ERRORS.validation_failed.details as Record<string, string>;
   return new ApiError('validation_failed', {
-    message: `${countMessage(problems.length, 'problem', 'was found')} Every problem is listed in details${problems.length > LIMITS.errorDetails ? ` (the first ${LIMITS.errorDetails})` : ''}.`,
+    message: countedMessage(problems.length, 'problem', 'was found'),
     details: problems.map((problem) => ({
       code: problem.code,
       message: problem.message ?? meanings[problem.code]!,
@@ -124,7 +133,8 @@ export function parseDocumentRequest(body: JsonValue): DocumentRequest {
   }
   const reserved = findReservedNames(body);
   if (reserved.length) {
-    throw new ApiError('reserved_field', { message: `${reserved.map((r) => r.field).join(', ')}: reserved for a later version.`, details: reserved });
+    const message = reserved.length === 1 ? reserved[0]!.message : countedMessage(reserved.length, 'reserved name', 'was used');
+    throw new ApiError('reserved_field', { message, details: reserved });
   }
 
   const problems: Detail[] = Object.keys(body)
@@ -142,7 +152,7 @@ export function parseDocumentRequest(body: JsonValue): DocumentRequest {
   checkOutput(optionalParameter(body, 'output', problems), problems);
   if (problems.length) {
     throw new ApiError('invalid_request', {
-      message: problems.length === 1 ? problems[0]!.message : `${problems.length} problems: ${problems.map((p) => p.message).join(' ')}`,
+      message: problems.length === 1 ? problems[0]!.message : countedMessage(problems.length, 'problem', 'was found'),
       details: problems,
     });
   }

@@ -1,11 +1,26 @@
+import type { AppConfig } from '../config.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { PUBLIC_CACHE_SECONDS } from '../contract/limits.ts';
+
+/** A standard HTTP header, not one of the contract's (src/contract/headers.ts). */
+export const CACHE_CONTROL = 'Cache-Control';
+const SHARED_CACHE = `public, max-age=${PUBLIC_CACHE_SECONDS}`;
+
+/**
+ * Marks a public answer whose body names `{base_url}`. Without PUBLIC_BASE_URL that is the origin the request
+ * named (its Host), so only the client's own cache may keep it: a shared cache in front must never hand the
+ * answer made for one Host to a request for another.
+ */
+export function namingBaseUrl(response: Response, config: Pick<AppConfig, 'publicBaseUrl'>): Response {
+  response.headers.set(CACHE_CONTROL, config.publicBaseUrl === undefined ? `private, max-age=${PUBLIC_CACHE_SECONDS}` : SHARED_CACHE);
+  return response;
+}
 
 /** CORS of the public routes (section 4.1); routes that take a key never get these headers. */
 export function withPublicCors(response: Response): Response {
   response.headers.set('Access-Control-Allow-Origin', '*');
   response.headers.set('Vary', HEADERS.version);
-  if (response.status === 200) response.headers.set('Cache-Control', `public, max-age=${PUBLIC_CACHE_SECONDS}`);
+  if (response.status === 200 && !response.headers.has(CACHE_CONTROL)) response.headers.set(CACHE_CONTROL, SHARED_CACHE);
   return response;
 }
 

@@ -1,6 +1,7 @@
 import { LIMITS } from '../contract/limits.ts';
 import { ApiError } from './api-error.ts';
 import type { RequestContext } from './context.ts';
+import { CACHE_CONTROL } from './cors.ts';
 
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
   const response = new Response(JSON.stringify(body), { status, headers });
@@ -25,5 +26,7 @@ export function errorResponse(error: ApiError, context: Pick<RequestContext, 're
     credit_used: error.creditUsed,
     ...error.body,
   };
-  return json(body, error.status, error.headers);
+  // docs_url names {base_url}, the request's own origin when PUBLIC_BASE_URL is unset; and an error is an
+  // answer to that moment (a limit, a busy engine), so no cache keeps one.
+  return json(body, error.status, { [CACHE_CONTROL]: 'no-store', ...error.headers });
 }

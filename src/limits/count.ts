@@ -5,8 +5,8 @@ import { limiterUnavailable, refusalError } from './report.ts';
 
 /**
  * Counts this request in its buckets, all or none: throws the contract's refusal (429 or 503 with
- * Retry-After) when one is full, 503 limiter_unavailable when the limiter cannot be reached; otherwise adds the
- * buckets to the request's RateLimit report.
+ * Retry-After) when one is full, 503 limiter_unavailable when the limiter cannot be reached. The buckets counted,
+ * or on a refusal the refusing ones, go into the request's RateLimit report.
  */
 export async function countRequest(context: RequestContext, buckets: readonly Bucket[], options: { report?: boolean } = {}): Promise<void> {
   if (!context.deps.config.rateLimitsEnabled) return;
@@ -21,6 +21,9 @@ export async function countRequest(context: RequestContext, buckets: readonly Bu
     }
     throw error;
   }
+  if (options.report !== false) {
+    // A refusal reports the bucket that refused (0 left): the others of its admission were not counted.
+    context.rateLimits.add(admission.admitted ? admission.states : admission.refusing);
+  }
   if (!admission.admitted) throw refusalError(admission, now);
-  if (options.report !== false) context.rateLimits.add(admission.states);
 }

@@ -29,7 +29,8 @@ export function docsPages(apiRoutes: () => readonly RouteSpec[]): RouteSpec[] {
       access: { kind: 'page' },
       versioned: false,
       doc: pageDoc('apiPage', 'API reference'),
-      handle: ({ baseUrl }) => apiPage(buildOpenApi(apiRoutes(), baseUrl) as Parameters<typeof apiPage>[0]),
+      // Built with a relative base: the page then names no Host, so any cache may keep it for anyone.
+      handle: () => apiPage(buildOpenApi(apiRoutes(), '') as Parameters<typeof apiPage>[0]),
     }),
   ];
 }

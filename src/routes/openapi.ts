@@ -1,3 +1,4 @@
+import { namingBaseUrl } from '../http/cors.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute, type RouteSpec } from '../http/route.ts';
 import { buildOpenApi } from '../openapi/document.ts';
@@ -17,8 +18,8 @@ export function openApiRoute(allRoutes: () => readonly RouteSpec[]): RouteSpec {
       responses: { 200: { description: 'OpenAPI 3.1 JSON.', schema: { type: 'object' } } },
       errors: [],
     },
-    handle({ baseUrl }) {
-      return json(buildOpenApi(allRoutes(), baseUrl));
+    handle({ baseUrl, deps }) {
+      return namingBaseUrl(json(buildOpenApi(allRoutes(), baseUrl)), deps.config);
     },
   });
 }

@@ -1,12 +1,20 @@
-import { startServer } from './server.ts';
+import { cannotListen, startServer } from './server.ts';
 
 const { fetch, port, hostname, reusePort } = await startServer(process.env);
-const server = Bun.serve({
-  port,
-  hostname,
-  reusePort,
-  fetch: (request, bun) => fetch(request, { clientAddress: bun.requestIP(request)?.address }),
-});
+let server: ReturnType<typeof Bun.serve>;
+try {
+  server = Bun.serve({
+    port,
+    hostname,
+    reusePort,
+    // Bun's own limit (128 MiB by default) would answer a larger Content-Length with an empty 413 before the
+    // handler runs; the handler reads at most the contract's limit and answers 413 payload_too_large itself.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    fetch: (request, bun) => fetch(request, { clientAddress: bun.requestIP(request)?.address }),
+  });
+} catch (error) {
+  cannotListen(hostname, port, error);
+}
 console.log(`svc listening on http://${server.hostname}:${server.port} (Bun ${Bun.version})`);
 
 /** Graceful stop: no new connections, requests in flight finish (a charge is never cut from its answer). */

@@ -1,5 +1,8 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FetchHandler } from '../app.ts';
+import { ApiError } from '../http/api-error.ts';
+import { answerWithoutHandler } from './answer.ts';
 
 /**
  * The request body as a web stream. Not Readable.toWeb: after the handler cancels the stream (a body over the
@@ -40,6 +43,14 @@ function bodyOf(incoming: IncomingMessage): ReadableStream<Uint8Array> {
   });
 }
 
+/**
+ * Methods node:http parses but the web Request refuses to carry. Bun hands TRACE and CONNECT to the handler,
+ * which answers them like any method a path does not take (405 with Allow, or 404); so does Node: the Request
+ * is made under a name no route takes, and its `method` then tells the real one.
+ */
+const METHODS_REQUEST_REFUSES = new Set(['CONNECT', 'TRACE', 'TRACK']);
+const STAND_IN_METHOD = 'X-UNSERVED';
+
 function toRequest(incoming: IncomingMessage, fallbackOrigin: string): Request {
   let url: URL;
   try {
@@ -47,17 +58,20 @@ function toRequest(incoming: IncomingMessage, fallbackOrigin: string): Request {
   } catch {
     url = new URL(incoming.url ?? '/', fallbackOrigin);
   }
+  // From rawHeaders: `incoming.headers` keeps only the first of some repeated headers (Authorization among
+  // them), where Bun and workerd join every value; the answer must not depend on the runtime.
   const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming.headers)) {
-    if (value === undefined) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  const hasBody = incoming.method !== 'GET' && incoming.method !== 'HEAD';
-  return new Request(url, {
-    method: incoming.method,
+  for (let i = 0; i + 1 < incoming.rawHeaders.length; i += 2) headers.append(incoming.rawHeaders[i]!, incoming.rawHeaders[i + 1]!);
+  const method = incoming.method ?? 'GET';
+  const refused = METHODS_REQUEST_REFUSES.has(method);
+  const hasBody = method !== 'GET' && method !== 'HEAD' && !refused;
+  const request = new Request(url, {
+    method: refused ? STAND_IN_METHOD : method,
     headers,
     ...(hasBody ? { body: bodyOf(incoming), duplex: 'half' } : {}),
   } as RequestInit);
+  if (refused) Object.defineProperty(request, 'method', { value: method });
+  return request;
 }
 
 async function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> {
@@ -69,16 +83,61 @@ async function writeResponse(response: Response, outgoing: ServerResponse): Prom
   outgoing.end();
 }
 
+/** A whole answer written straight to a socket that node:http no longer manages; the connection then closes. */
+async function endSocketWith(socket: Duplex, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  const lines = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`];
+  for (const [name, value] of response.headers) lines.push(`${name}: ${value}`);
+  lines.push(`Content-Length: ${body.byteLength}`, 'Connection: close');
+  socket.end(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), body]));
+}
+
+/** Node's own limit on the request line and headers together (node:http maxHeaderSize, 16 KiB by default). */
+const MAX_HEADER_KIB = 16;
+
+const unreadable = (message: string) => new ApiError('invalid_request', { message });
+
 /** Serves a fetch handler with node:http; Node has no built-in fetch server. */
-export function serveNode(fetch: FetchHandler, port: number, hostname: string): Server {
-  const fallbackOrigin = `http://${hostname}:${port}`;
-  const server = createServer(async (incoming, outgoing) => {
+export function serveNode(fetch: FetchHandler, port: number, hostname: string, publicBaseUrl?: string): Server {
+  const fallbackOrigin = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
+  const baseUrl = publicBaseUrl ?? fallbackOrigin;
+  const answer = async (incoming: IncomingMessage): Promise<Response> => {
+    let request: Request;
     try {
-      await writeResponse(await fetch(toRequest(incoming, fallbackOrigin), { clientAddress: incoming.socket.remoteAddress }), outgoing);
+      request = toRequest(incoming, fallbackOrigin);
     } catch {
-      if (!outgoing.headersSent) outgoing.writeHead(400, { 'Content-Type': 'text/plain' });
-      outgoing.end();
+      return answerWithoutHandler(unreadable('The request target is not a valid URL.'), baseUrl);
     }
+    try {
+      return await fetch(request, { clientAddress: incoming.socket.remoteAddress });
+    } catch {
+      // The handler answers every failure itself; this only keeps a rejection from stopping the process.
+      return answerWithoutHandler(new ApiError('internal_error'), baseUrl);
+    }
+  };
+
+  const server = createServer(async (incoming, outgoing) => {
+    const response = await answer(incoming);
+    try {
+      await writeResponse(response, outgoing);
+    } catch {
+      outgoing.destroy();
+    }
+  });
+  // CONNECT is not a request node:http answers through `request`; without a listener it drops the connection.
+  server.on('connect', async (incoming: IncomingMessage, socket: Duplex) => {
+    await endSocketWith(socket, await answer(incoming)).catch(() => socket.destroy());
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const message =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? `The request line and headers are over ${MAX_HEADER_KIB} KiB.`
+        : 'The request is not valid HTTP/1.1.';
+    endSocketWith(socket, answerWithoutHandler(unreadable(message), baseUrl)).catch(() => socket.destroy());
   });
   return server.listen(port, hostname);
 }

@@ -1,9 +1,12 @@
 import { serveNode } from './node-http.ts';
-import { startServer } from './server.ts';
+import { cannotListen, startServer } from './server.ts';
 
-const { fetch, port, hostname } = await startServer(process.env);
-const server = serveNode(fetch, port, hostname);
+const { fetch, port, hostname, publicBaseUrl } = await startServer(process.env);
+const server = serveNode(fetch, port, hostname, publicBaseUrl);
+const failedToListen = (error: Error) => cannotListen(hostname, port, error);
+server.once('error', failedToListen);
 server.on('listening', () => {
+  server.off('error', failedToListen);
   const address = server.address();
   const bound = typeof address === 'object' && address ? address.port : port;
   console.log(`svc listening on http://${hostname}:${bound} (Node ${process.version})`);

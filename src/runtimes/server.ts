@@ -1,6 +1,8 @@
+import { isIP } from 'node:net';
 import { createApp, type FetchHandler } from '../app.ts';
 import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import type { Database } from '../db/database.ts';
 import { DEFAULT_DATABASE_URL, openDatabase } from '../db/libsql.ts';
 import { readFontFiles } from '../render/font-files.ts';
 import { loadFonts } from '../render/fonts.ts';
@@ -11,6 +13,8 @@ export interface ServerSetup {
   hostname: string;
   /** Several processes may listen on one port (Linux SO_REUSEPORT shares the connections among them). */
   reusePort: boolean;
+  /** PUBLIC_BASE_URL, for an answer the runtime makes before the handler is reached. */
+  publicBaseUrl: string | undefined;
 }
 
 function readPort(value: string | undefined): number {
@@ -20,26 +24,86 @@ function readPort(value: string | undefined): number {
   return port;
 }
 
+const HOSTNAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+function readHost(value: string | undefined): string {
+  if (value === undefined || value === '') return '127.0.0.1';
+  if (isIP(value) === 0 && (value.length > 253 || !HOSTNAME.test(value))) {
+    throw new ConfigError(`HOST must be an IP address or a host name, got "${value}".`);
+  }
+  return value;
+}
+
+/** The schemes the embedded engine and @libsql/client open; anything else would fail deep inside either. */
+const DATABASE_SCHEMES = ['file:', 'libsql:', 'https:', 'http:', 'wss:', 'ws:'];
+
+/** The value is not echoed: a libsql:// URL may carry a token in its query. */
+function readDatabaseUrl(value: string | undefined): string {
+  if (value === undefined || value === '') return DEFAULT_DATABASE_URL;
+  if (value === ':memory:') return value;
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(value)?.[0];
+  if (scheme === undefined || !DATABASE_SCHEMES.includes(scheme)) {
+    throw new ConfigError(`DATABASE_URL must start with one of ${DATABASE_SCHEMES.join(' ')} (or be :memory:), got ${scheme === undefined ? 'no scheme' : `"${scheme}"`}.`);
+  }
+  return value;
+}
+
 function readReusePort(value: string | undefined): boolean {
   if (value === undefined || value === '' || value === 'false') return false;
   if (value === 'true') return true;
   throw new ConfigError(`REUSE_PORT must be true or false, got "${value}".`);
 }
 
+/**
+ * The first line of the innermost cause (drizzle wraps a driver's error in "Failed query: <sql>, params: …"),
+ * without the database URL or token, which may hold a secret.
+ */
+function redacted(error: unknown, secrets: readonly (string | undefined)[]): string {
+  let innermost = error;
+  while (innermost instanceof Error && innermost.cause !== undefined) innermost = innermost.cause;
+  let text = innermost instanceof Error ? innermost.message : String(innermost);
+  for (const secret of secrets) if (secret) text = text.split(secret).join('<redacted>');
+  return text.split('\n', 1)[0]!;
+}
+
+/** What the operator sees when the service cannot start: one line on stderr, exit code 1, no stack. */
+export function stopWith(message: string): never {
+  console.error(`svc: ${message}`);
+  process.exit(1);
+}
+
+function readSettings(env: Record<string, string | undefined>) {
+  return {
+    config: loadConfig(env),
+    port: readPort(env.PORT),
+    hostname: readHost(env.HOST),
+    databaseUrl: readDatabaseUrl(env.DATABASE_URL),
+    reusePort: readReusePort(env.REUSE_PORT),
+  };
+}
+
 /** What the Bun and Node entry points share: configuration, the embedded or shared database, the handler. */
 export async function startServer(env: Record<string, string | undefined>): Promise<ServerSetup> {
+  let settings: ReturnType<typeof readSettings>;
   try {
-    const config = loadConfig(env);
-    const port = readPort(env.PORT);
-    const { db } = await openDatabase(env.DATABASE_URL || DEFAULT_DATABASE_URL, env.DATABASE_AUTH_TOKEN);
-    const fonts = loadFonts(readFontFiles());
-    const reusePort = readReusePort(env.REUSE_PORT);
-    return { fetch: createApp({ db, clock: systemClock, config, fonts }), port, hostname: env.HOST || '127.0.0.1', reusePort };
+    settings = readSettings(env);
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`svc: invalid configuration: ${error.message}`);
-      process.exit(1);
-    }
+    if (error instanceof ConfigError) stopWith(`invalid configuration: ${error.message}`);
     throw error;
   }
+  const { config, port, hostname, databaseUrl, reusePort } = settings;
+  let db: Database;
+  try {
+    ({ db } = await openDatabase(databaseUrl, env.DATABASE_AUTH_TOKEN));
+  } catch (error) {
+    stopWith(`cannot open the database of DATABASE_URL: ${redacted(error, [env.DATABASE_URL, env.DATABASE_AUTH_TOKEN])}`);
+  }
+  const fonts = loadFonts(readFontFiles());
+  return { fetch: createApp({ db, clock: systemClock, config, fonts }), port, hostname, reusePort, publicBaseUrl: config.publicBaseUrl };
+}
+
+/** A listen that failed (address in use, not an address of this machine): one line, exit code 1. */
+export function cannotListen(hostname: string, port: number, error: unknown): never {
+  const code = (error as { code?: unknown }).code;
+  stopWith(`cannot listen on ${hostname}:${port} (HOST, PORT): ${typeof code === 'string' ? code : redacted(error, [])}`);
 }

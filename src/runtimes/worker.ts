@@ -1,12 +1,14 @@
 import { createApp, type FetchHandler } from '../app.ts';
 import { systemClock } from '../clock.ts';
-import { loadConfig } from '../config.ts';
+import { ConfigError, loadConfig } from '../config.ts';
 import { HEADERS } from '../contract/headers.ts';
+import { ApiError } from '../http/api-error.ts';
 import { openD1 } from '../db/d1.ts';
 import { purgeExpired } from '../documents/retention.ts';
 import { loadFonts } from '../render/fonts.ts';
 import bold from '../../fonts/NotoSans-Bold.ttf';
 import regular from '../../fonts/NotoSans-Regular.ttf';
+import { answerWithoutHandler } from './answer.ts';
 
 interface Env {
   DB: D1Database;
@@ -32,9 +34,25 @@ function appFor(env: Env): FetchHandler {
   return app;
 }
 
+/**
+ * A Worker cannot refuse to start: with an invalid setting every request is answered 500 internal_error (the
+ * contract's JSON, never Cloudflare's error page) and the log names the setting in the one line Bun and Node print.
+ */
+function misconfigured(request: Request, error: ConfigError): Response {
+  console.error(`svc: invalid configuration: ${error.message}`);
+  return answerWithoutHandler(new ApiError('internal_error'), new URL(request.url).origin);
+}
+
 export default {
-  fetch(request: Request, env: Env): Promise<Response> {
-    return appFor(env)(request, { clientAddress: request.headers.get(HEADERS.cloudflareClientAddress) ?? undefined });
+  async fetch(request: Request, env: Env): Promise<Response> {
+    let handler: FetchHandler;
+    try {
+      handler = appFor(env);
+    } catch (error) {
+      if (error instanceof ConfigError) return misconfigured(request, error);
+      throw error;
+    }
+    return handler(request, { clientAddress: request.headers.get(HEADERS.cloudflareClientAddress) ?? undefined });
   },
   /** The daily retention purge (wrangler.toml [triggers]). */
   async scheduled(_controller: ScheduledController, env: Env): Promise<void> {

@@ -63,6 +63,13 @@ describe('401 unauthorized (section 5)', () => {
     await expectInvalidKey(await account({ Authorization: header(caller.key) }));
   });
 
+  it('answers invalid_key for two Authorization headers, even both with the valid key (test/smoke/hostile.test.ts sends them apart)', async () => {
+    const headers = new Headers();
+    headers.append('Authorization', `Bearer ${caller.key}`);
+    headers.append('Authorization', `Bearer ${caller.key}`);
+    await expectInvalidKey(await app.call('/api/v1/account', { headers }));
+  });
+
   it('accepts the scheme name in any case', async () => {
     for (const scheme of ['Bearer', 'bearer', 'BEARER', 'bEaReR']) {
       expect((await account({ Authorization: `${scheme} ${caller.key}` })).status).toBe(200);

@@ -26,6 +26,23 @@ describe('GET /api/v1/documents', () => {
     expect(all.has_more).toBe(false);
   });
 
+  it('orders by created_at as shown then id, both descending, and pages in that same order', async () => {
+    await makePreviews(app, caller, 12);
+    type Row = { id: string; created_at: string };
+    const all: Row[] = (await (await get('/api/v1/documents?limit=100')).json()).data;
+    const ordered = [...all].sort((a, b) => b.created_at.localeCompare(a.created_at) || b.id.localeCompare(a.id));
+    expect(all.map((d) => d.id)).toEqual(ordered.map((d) => d.id));
+    const paged: string[] = [];
+    let cursor = '';
+    for (;;) {
+      const page = await (await get(`/api/v1/documents?limit=5${cursor}`)).json();
+      paged.push(...page.data.map((d: Row) => d.id));
+      if (!page.has_more) break;
+      cursor = `&starting_after=${page.data.at(-1).id}`;
+    }
+    expect(paged).toEqual(ordered.map((d) => d.id));
+  });
+
   it('filters by reference, exactly and case-sensitively', async () => {
     await makePreviews(app, caller, 2, 'Order-1');
     await makePreviews(app, caller, 1, 'order-1');

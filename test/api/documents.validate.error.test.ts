@@ -263,6 +263,35 @@ describe('400 reserved_field (2.2), returned alone', () => {
   });
 });
 
+describe('a message counts the problems it has, it does not list them', () => {
+  /** Section 7: details hold at most 50 entries and the message counts all problems. */
+  async function expectCounted(response: Response, status: number, code: string, count: number) {
+    const text = await response.text();
+    expect(response.status, text.slice(0, 300)).toBe(status);
+    const parsed = JSON.parse(text);
+    expect(parsed.error.code).toBe(code);
+    expect(parsed.error.details).toHaveLength(50);
+    expect(parsed.error.message).toMatch(new RegExp(`^${count} `));
+    expect(parsed.error.message.length).toBeLessThan(200);
+    expect(text.length).toBeLessThan(8_000);
+  }
+
+  it('14,000 unknown top-level names', async () => {
+    const names = Object.fromEntries(Array.from({ length: 14_000 }, (_, i) => [i.toString(36), 0]));
+    await expectCounted(await validate({ ...body('invoice', INVOICE_FIELDS), ...names }), 400, 'invalid_request', 14_000);
+  });
+
+  it('10,000 reserved members of output', async () => {
+    const output = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`o${i}`, 0]));
+    await expectCounted(await validate({ ...body('invoice', INVOICE_FIELDS), output }), 400, 'reserved_field', 10_000);
+  });
+
+  it('10,000 line items carrying the reserved tax', async () => {
+    const items = Array.from({ length: 10_000 }, () => ({ tax: 0 }));
+    await expectCounted(await validate(body('invoice', fieldsWith('invoice', { items }))), 400, 'reserved_field', 10_000);
+  });
+});
+
 describe('404 and 409 before the fields', () => {
   it('answers template_not_found for an unknown slug in the body', async () => {
     await detailsOf(await validate(body('letter', {})), 404, 'template_not_found');

@@ -200,6 +200,36 @@ describe('history over time', () => {
   });
 });
 
+describe('history within one second', () => {
+  it('orders documents of one second by id descending, not by the milliseconds the record keeps, on every page', async () => {
+    const earlier = await makePreviews(app, caller, 2);
+    const ofOneSecond: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      app.clock.current = Date.parse('2026-11-02T10:00:01Z') + i * 100;
+      ofOneSecond.push(...(await makePreviews(app, caller, 1)));
+    }
+    app.clock.current = Date.parse('2026-11-02T10:00:02.999Z');
+    const later = await makePreviews(app, caller, 1);
+    const expected = [...later, ...[...ofOneSecond].sort().reverse(), ...[...earlier].sort().reverse()];
+
+    const whole = await (await get('/api/v1/documents?limit=100')).json();
+    expect(whole.data.map((d: { id: string }) => d.id)).toEqual(expected);
+    expect(new Set(whole.data.slice(1, 11).map((d: { created_at: string }) => d.created_at))).toEqual(new Set(['2026-11-02T10:00:01Z']));
+
+    for (const limit of [1, 3, 4]) {
+      const seen: string[] = [];
+      let cursor = '';
+      for (;;) {
+        const page = await (await get(`/api/v1/documents?limit=${limit}${cursor}`)).json();
+        seen.push(...page.data.map((d: { id: string }) => d.id));
+        if (!page.has_more) break;
+        cursor = `&starting_after=${page.data.at(-1).id}`;
+      }
+      expect(seen, `limit=${limit}`).toEqual(expected);
+    }
+  });
+});
+
 describe('retention (section 8, 9.8)', () => {
   it('hides records older than 90 days at once, and the purge deletes them', async () => {
     const [id] = await makePreviews(app, caller, 1);

@@ -48,7 +48,7 @@ describe('requests per key (120 a minute, every authenticated request)', () => {
     const refused = await account();
     await refusal(refused, 429, 'rate_limited', 'request_key_limit');
     expect(refused.headers.get('Retry-After')).toBe('45');
-    expect(rateHeaders(refused)).toEqual([null, null, null]);
+    expect(rateHeaders(refused)).toEqual(['120', '0', '45']);
     const [row] = await app.db.select().from(rateLimitWindows).where(like(rateLimitWindows.bucket, 'requests:%'));
     expect(row!.count).toBe(120);
   });
@@ -85,7 +85,7 @@ describe('new finals per key (free 10 a minute; replays not counted)', () => {
     const refused = await makeDocument(app, caller, finalInvoice(), { key: 'f-10' });
     await refusal(refused, 429, 'rate_limited', 'final_key_limit');
     expect(refused.headers.get('Retry-After')).toBe('30');
-    expect(rateHeaders(refused)).toEqual(['120', '109', '30']);
+    expect(rateHeaders(refused)).toEqual(['10', '0', '30']);
     expect(await ledger(app, caller)).toMatchObject({ credits: 490, documents: 10 });
     const replay = await makeDocument(app, caller, finalInvoice(), { key: 'f-3' });
     expect(replay.status).toBe(201);
@@ -102,6 +102,7 @@ describe('previews (per key 30/hour and 200/day, per account 60/hour and 300/day
     const refused = await makeDocument(app, caller, preview());
     await refusal(refused, 429, 'rate_limited', 'preview_key_limit');
     expect(refused.headers.get('Retry-After')).toBe('60');
+    expect(rateHeaders(refused)).toEqual(['30', '0', '60']);
     app.clock.current = Date.parse('2026-11-02T11:00:00Z');
     expect((await makeDocument(app, caller, preview())).status).toBe(201);
   });
@@ -112,6 +113,7 @@ describe('previews (per key 30/hour and 200/day, per account 60/hour and 300/day
     const refused = await makeDocument(app, caller, preview());
     await refusal(refused, 429, 'rate_limited', 'preview_key_limit');
     expect(refused.headers.get('Retry-After')).toBe('3600');
+    expect(rateHeaders(refused)).toEqual(['200', '0', '3600']);
   });
 
   it('counts every key of the account together: 60 an hour → preview_user_limit', async () => {
@@ -119,12 +121,18 @@ describe('previews (per key 30/hour and 200/day, per account 60/hour and 300/day
     const third = { ...caller, ...(await addKey(app, caller.account.id)) };
     for (const who of [caller, second]) await seedWindow(`preview:key:${who.keyId}:hour`, 3_600_000, 30);
     await seedWindow(`preview:account:${caller.account.id}:hour`, 3_600_000, 60);
-    await refusal(await makeDocument(app, third, preview()), 429, 'rate_limited', 'preview_user_limit');
+    app.clock.current = Date.parse('2026-11-02T10:45:00Z');
+    const refused = await makeDocument(app, third, preview());
+    await refusal(refused, 429, 'rate_limited', 'preview_user_limit');
+    expect(rateHeaders(refused)).toEqual(['60', '0', '900']);
   });
 
   it('refuses an account past 300 a day', async () => {
     await seedWindow(`preview:account:${caller.account.id}:day`, 86_400_000, 300);
-    await refusal(await makeDocument(app, caller, preview()), 429, 'rate_limited', 'preview_user_limit');
+    app.clock.current = Date.parse('2026-11-02T22:00:00Z');
+    const refused = await makeDocument(app, caller, preview());
+    await refusal(refused, 429, 'rate_limited', 'preview_user_limit');
+    expect(rateHeaders(refused)).toEqual(['300', '0', '7200']);
   });
 
   it.each([
@@ -193,6 +201,7 @@ describe('replays (replay_limit)', () => {
     const refused = await makeDocument(app, caller, body, { key: 'r-1' });
     await refusal(refused, 429, 'rate_limited', 'replay_limit');
     expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect(rateHeaders(refused).slice(0, 2), 'replay buckets are not reported: the requests bucket is').toEqual(['120', '118']);
     expect(await ledger(app, caller)).toMatchObject({ documents: 1 });
   });
 });
@@ -228,6 +237,20 @@ describe('failed sign-ins per network (20 per 10 minutes)', () => {
     for (let i = 0; i < 20; i++) await proxied.fetch(forged(7), { clientAddress: '192.0.2.1' });
     expect((await proxied.fetch(forged(7), { clientAddress: '192.0.2.1' })).status).toBe(429);
     expect((await proxied.fetch(forged(8), { clientAddress: '192.0.2.1' })).status).toBe(401);
+  });
+
+  it.each([
+    ['nine groups around ::', '1:2:3:4:5:6:7:8::1'],
+    ['two ::', '1::2::3'],
+    ['a mapped IPv4 with five parts', '::ffff:1.2.3.4.5'],
+    ['5,001 groups', `${'1:'.repeat(5_000)}1`],
+  ])('an X-Forwarded-For that is no address (%s) counts as the network "unknown", never a 500', async (_, address) => {
+    const proxied = await createTestApp({ env: { TRUST_X_FORWARDED_FOR: 'true' }, config: { rateLimitsEnabled: true } });
+    const request = () => new Request(`${BASE}/api/v1/account`, { headers: { 'X-Forwarded-For': address } });
+    for (let i = 0; i < 20; i++) expect((await proxied.fetch(request(), { clientAddress: '192.0.2.1' })).status).toBe(401);
+    await refusal(await proxied.fetch(request(), { clientAddress: '192.0.2.1' }), 429, 'rate_limited', 'auth_failure_limit');
+    const [row] = await proxied.db.select().from(rateLimitWindows).where(like(rateLimitWindows.bucket, 'auth-failure:%'));
+    expect(row!.bucket).toBe('auth-failure:unknown');
   });
 });
 

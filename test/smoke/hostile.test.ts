@@ -5,10 +5,71 @@ import { finalInvoice } from '../support/documents.ts';
 import { freePort, startBun, startNode, type RunningServer } from '../support/processes.ts';
 import { seedDatabaseFile } from '../support/accounts.ts';
 
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The bytes of a chunked body (Node sends its answers so). */
+function dechunked(raw: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = raw.indexOf('\r\n', at);
+    const size = parseInt(raw.subarray(at, lineEnd).toString('latin1'), 16);
+    if (!(size > 0)) return Buffer.concat(parts);
+    parts.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+}
+
+/** Sends bytes as they are (fetch would repair them) and reads one answer, or undefined if the connection closes without one. */
+function rawExchange(port: number, bytes: string | Buffer): Promise<RawAnswer | undefined> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let received = Buffer.alloc(0);
+    const finish = () => {
+      socket.destroy();
+      const text = received.toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      if (end < 0) return resolve(undefined);
+      const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const raw = received.subarray(end + 4);
+      const body = headers['transfer-encoding'] === 'chunked' ? dechunked(raw) : raw;
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: body.toString('utf8') });
+    };
+    socket.on('data', (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      const text = received.toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end + 2));
+      if (end >= 0 && length && received.byteLength >= end + 4 + Number(length[1])) finish();
+    });
+    socket.on('end', finish);
+    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? finish() : reject(error)));
+    socket.setTimeout(10_000, finish);
+    socket.write(bytes);
+  });
+}
+
+/** The section 7 error shape, with the headers every answer carries. */
+function expectContractError(answer: RawAnswer | undefined, status: number, code: string) {
+  expect(answer, 'an answer').toBeDefined();
+  expect(answer!.status, answer!.body).toBe(status);
+  expect(answer!.headers['content-type']).toMatch(/^application\/json/);
+  const body = JSON.parse(answer!.body);
+  expect(body.error.code).toBe(code);
+  expect(body.error.request_id).toBe(answer!.headers['svc-request-id']);
+  expect(answer!.headers['svc-version']).toBe('2026-10-01');
+  return body;
+}
+
 describe.each([
   ['Bun', startBun],
   ['Node', startNode],
-] as const)('hostile input through the real %s server', (_, start) => {
+] as const)('hostile input through the real %s server', (runtime, start) => {
 let server: RunningServer;
 let key: string;
 let port: number;
@@ -121,5 +182,56 @@ describe('the sweep', () => {
     // Node keeps what V8 grew for a while; a leak would grow with every wave, not stay within a quarter.
     expect(after - baseline).toBeLessThan(Math.max(64 * 1024, baseline / 4));
   }, 60_000);
+});
+
+describe('answers the runtime lets the service give are the contract JSON', () => {
+  const head = (lines: string[]) => `${lines.join('\r\n')}\r\n\r\n`;
+
+  it('two Authorization headers are refused as one invalid key (Node used to take the first)', async () => {
+    const answer = await rawExchange(port, head(['GET /api/v1/account HTTP/1.1', 'Host: a', `Authorization: Bearer ${key}`, `Authorization: Bearer ${key}`, 'Connection: close']));
+    const body = expectContractError(answer, 401, 'unauthorized');
+    expect(body.error.details[0].code).toBe('invalid_key');
+  });
+
+  it('a Content-Length of 1,000,000,000 gets 413 payload_too_large, without the body being waited for', async () => {
+    const answer = await rawExchange(
+      port,
+      head(['POST /api/v1/documents/validate HTTP/1.1', 'Host: a', `Authorization: Bearer ${key}`, 'Content-Type: application/json', 'Content-Length: 1000000000', 'Connection: close']) + '{}',
+    );
+    expectContractError(answer, 413, 'payload_too_large');
+  });
+
+  it.each(['TRACE', 'CONNECT'])('%s gets 405 with Allow on a path that exists, 404 elsewhere', async (method) => {
+    const allowed = await rawExchange(port, head([`${method} /api/v1/templates HTTP/1.1`, 'Host: a', 'Connection: close']));
+    expectContractError(allowed, 405, 'method_not_allowed');
+    expect(allowed!.headers.allow).toBe('GET, OPTIONS');
+    expectContractError(await rawExchange(port, head([`${method} /api/v1/nope HTTP/1.1`, 'Host: a', 'Connection: close'])), 404, 'not_found');
+  });
+
+  it('request line and headers over 16 KiB: Node answers 400 invalid_request; Bun answers 431 itself, with no body', async () => {
+    const answer = await rawExchange(port, head(['GET /api/v1/templates HTTP/1.1', 'Host: a', `X-Padding: ${'x'.repeat(20_000)}`, 'Connection: close']));
+    if (runtime === 'Node') expectContractError(answer, 400, 'invalid_request');
+    else expect([answer?.status, answer?.body]).toEqual([431, '']);
+    await stillServing();
+  });
+
+  it('TRACK, a method the parser does not know: Node answers 400 invalid_request; Bun closes the connection', async () => {
+    const answer = await rawExchange(port, head(['TRACK /api/v1/templates HTTP/1.1', 'Host: a', 'Connection: close']));
+    if (runtime === 'Node') expectContractError(answer, 400, 'invalid_request');
+    else expect(answer).toBeUndefined();
+  });
+
+  it('a header line that is not HTTP: Node answers 400 invalid_request; Bun answers 400 itself, with no body', async () => {
+    const answer = await rawExchange(port, head(['GET /api/v1/templates HTTP/1.1', 'Host: a', 'Bad Header: x', 'Connection: close']));
+    if (runtime === 'Node') expectContractError(answer, 400, 'invalid_request');
+    else expect([answer?.status, answer?.body]).toEqual([400, '']);
+  });
+
+  it('without PUBLIC_BASE_URL, the Host the client sent is in openapi.json, which no shared cache may keep', async () => {
+    const answer = await rawExchange(port, head(['GET /api/v1/openapi.json HTTP/1.1', 'Host: evil.example', 'Connection: close']));
+    expect(answer?.status).toBe(200);
+    expect(JSON.parse(answer!.body).servers).toEqual([{ url: 'http://evil.example' }]);
+    expect(answer!.headers['cache-control']).toBe('private, max-age=300');
+  });
 });
 });
