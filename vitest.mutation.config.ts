@@ -4,8 +4,8 @@ import base from './vitest.config.ts';
 /**
  * The tests StrykerJS runs against each change to the money, idempotency, credit and limit code
  * (`npm run test:mutation`): those that run the code in this process, where per-test coverage can see it.
- * The real-server suites (smoke, CLI, render bytes) run other processes that the mutant never reaches.
+ * The real-server suites (smoke, CLI) run other processes that the mutant never reaches.
  */
 export default defineConfig({
-  test: { ...base.test, include: ['test/api/**/*.test.ts', 'test/inprocess/**/*.test.ts', 'test/unit/**/*.test.ts'] },
+  test: { ...base.test, include: ['test/api/**/*.test.ts', 'test/inprocess/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/render/**/*.test.ts'] },
 });

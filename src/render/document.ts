@@ -25,7 +25,7 @@ export const STYLES = {
   party: { weight: 'bold', size: 10.5, color: INK },
   body: { weight: 'regular', size: 9, color: INK },
   muted: { weight: 'regular', size: 9, color: MUTED },
-  label: { weight: 'bold', size: 7.5, color: MUTED },
+  label: { weight: 'bold', size: 8.5, color: MUTED },
   tableHead: { weight: 'bold', size: 8, color: MUTED },
   strong: { weight: 'bold', size: 9.5, color: INK },
   emphasis: { weight: 'bold', size: 11, color: INK },
@@ -38,6 +38,15 @@ export const STYLES = {
 
 const LINE = 1.45;
 const SECTION_GAP = 18;
+/**
+ * The grid of the right half: the document facts at the top and the totals block share one block width and
+ * one inset, and the inset is the table's cell padding, so the totals figures end where the Amount column's do.
+ */
+const CELL_PADDING = 4.5;
+const RIGHT_BLOCK = 260;
+const GAP_AFTER_TABLE = 10;
+/** Item rows kept on the page of the totals, so that the totals never stand alone (the last two, or all). */
+const ROWS_WITH_TOTALS = 2;
 
 /** The seller block every template prints at the top (spec 2.5). */
 export interface Seller {
@@ -46,10 +55,13 @@ export interface Seller {
   tax_id?: string | undefined;
 }
 
+/**
+ * A table column. A `text` column (the first) wraps and takes the width the others leave; a `figure` column is
+ * right-aligned, never wraps, and is as wide as its widest value or title in the document.
+ */
 export interface Column {
   title: string;
-  width: number;
-  align: 'left' | 'right';
+  kind: 'text' | 'figure';
 }
 
 export interface TotalsRow {
@@ -87,9 +99,9 @@ export class BusinessDocument {
   private fit(text: string, style: TextStyle, width: number): string {
     const face = this.fonts[style.weight];
     if (face.widthOf(text, style.size) <= width) return text;
-    let cut = text;
-    while (cut.length > 1 && face.widthOf(`${cut}…`, style.size) > width) cut = cut.slice(0, -1);
-    return `${cut}…`;
+    const chars = [...text];
+    while (chars.length > 1 && face.widthOf(`${chars.join('')}…`, style.size) > width) chars.pop();
+    return `${chars.join('')}…`;
   }
 
   private wrapped(text: string, style: TextStyle, width: number): string[] {
@@ -104,20 +116,20 @@ export class BusinessDocument {
   head(heading: string, seller: Seller, allFacts: readonly (readonly [string, string | undefined])[]): void {
     const facts = allFacts.filter((fact): fact is readonly [string, string] => fact[1] !== undefined);
     const { flow } = this;
-    const factsWidth = 215;
     const labelWidth = 72;
-    const sellerWidth = flow.width - factsWidth - 24;
+    const sellerWidth = flow.width - RIGHT_BLOCK - 24;
     const startPage = flow.page;
     const top = flow.y;
 
     const page = flow.page;
-    const right = flow.right;
+    const left = flow.right - RIGHT_BLOCK + CELL_PADDING;
+    const right = flow.right - CELL_PADDING;
     let y = top + STYLES.heading.size;
     page.textRight(right, y, heading, STYLES.heading);
     y += 16;
     for (const [label, value] of facts) {
-      const lines = this.wrapped(value, STYLES.body, factsWidth - labelWidth);
-      page.text(right - factsWidth, y + STYLES.body.size, label, STYLES.muted);
+      const lines = this.wrapped(value, STYLES.body, right - left - labelWidth);
+      page.text(left, y + STYLES.body.size, label, STYLES.muted);
       for (const line of lines) {
         page.textRight(right, y + STYLES.body.size, line, STYLES.body);
         y += lineHeight(STYLES.body);
@@ -133,7 +145,7 @@ export class BusinessDocument {
     flow.gap(SECTION_GAP + 6);
   }
 
-  /** A label such as BILL TO, then a party's name and address lines. */
+  /** A label such as Bill to, then a party's name and address lines. */
   party(label: string, name: string, details?: string): void {
     const width = Math.min(this.flow.width, 300);
     this.label(label);
@@ -142,9 +154,10 @@ export class BusinessDocument {
     this.flow.gap(SECTION_GAP);
   }
 
+  /** A label printed as the contract writes it (Bill to, Pay online): set apart by weight, size and colour, not case. */
   private label(text: string): void {
     this.flow.ensure(lineHeight(STYLES.label) + lineHeight(STYLES.body) * 2);
-    this.flow.page.text(this.flow.left, this.flow.y + STYLES.label.size, text.toUpperCase(), STYLES.label);
+    this.flow.page.text(this.flow.left, this.flow.y + STYLES.label.size, text, STYLES.label);
     this.flow.gap(lineHeight(STYLES.label) + 2);
   }
 
@@ -189,62 +202,88 @@ export class BusinessDocument {
     flow.gap(SECTION_GAP);
   }
 
-  /** A table whose first column wraps; rows never split, and the header repeats on every page it reaches. */
-  table(columns: Column[], rows: string[][]): void {
+  /**
+   * The items table: its text column wraps, figure columns never do; rows never split, and the header repeats on
+   * every page it reaches. The last rows are kept on the page of `totals`, which follows right after it.
+   */
+  itemsWithTotals(columns: Column[], rows: string[][], totals: TotalsRow[]): void {
     const { flow } = this;
-    const fixed = columns.slice(1).reduce((sum, column) => sum + column.width, 0);
-    const widths = [flow.width - fixed, ...columns.slice(1).map((column) => column.width)];
+    const figureWidth = (index: number) =>
+      Math.max(
+        this.fonts[STYLES.tableHead.weight].widthOf(columns[index]!.title, STYLES.tableHead.size),
+        ...rows.map((row) => this.fonts[STYLES.body.weight].widthOf(row[index]!, STYLES.body.size)),
+      ) + CELL_PADDING * 2;
+    const fixed = columns.map((column, index) => (column.kind === 'figure' ? figureWidth(index) : 0));
+    const rest = flow.width - fixed.reduce((a, b) => a + b, 0);
+    const widths = columns.map((column, index) => (column.kind === 'figure' ? fixed[index]! : rest));
     const xs = widths.map((_, index) => flow.left + widths.slice(0, index).reduce((a, b) => a + b, 0));
-    const padding = 4.5;
     const headerHeight = 20;
 
     const drawHeader = () => {
       flow.page.rect(flow.left, flow.y, flow.width, headerHeight, FILL);
       columns.forEach((column, index) => {
         const y = flow.y + 13;
-        if (column.align === 'right') flow.page.textRight(xs[index]! + widths[index]! - padding, y, column.title, STYLES.tableHead);
-        else flow.page.text(xs[index]! + padding, y, column.title, STYLES.tableHead);
+        if (column.kind === 'figure') flow.page.textRight(xs[index]! + widths[index]! - CELL_PADDING, y, column.title, STYLES.tableHead);
+        else flow.page.text(xs[index]! + CELL_PADDING, y, column.title, STYLES.tableHead);
       });
       flow.y += headerHeight;
     };
 
-    const rowLines = rows.map((row) => row.map((cell, index) => this.wrapped(cell, STYLES.body, widths[index]! - padding * 2)));
-    flow.ensure(headerHeight + lineHeight(STYLES.body) + padding * 2);
+    const rowLines = rows.map((row) =>
+      row.map((cell, index) => (columns[index]!.kind === 'figure' ? [cell] : this.wrapped(cell, STYLES.body, widths[index]! - CELL_PADDING * 2))),
+    );
+    const heights = rowLines.map((cells) => Math.max(...cells.map((lines) => lines.length)) * lineHeight(STYLES.body) + CELL_PADDING * 2);
+    const keptFrom = Math.max(0, rows.length - ROWS_WITH_TOTALS);
+    const keptHeight = heights.slice(keptFrom).reduce((a, b) => a + b, 0) + GAP_AFTER_TABLE + this.totalsHeight(totals);
+    flow.ensure(headerHeight + (keptFrom === 0 ? keptHeight : heights[0]!));
     drawHeader();
     flow.withRepeatedHeader(drawHeader, () => {
-      for (const cells of rowLines) {
-        const height = Math.max(...cells.map((lines) => lines.length)) * lineHeight(STYLES.body) + padding * 2;
+      rowLines.forEach((cells, rowIndex) => {
+        const height = heights[rowIndex]!;
+        if (rowIndex === keptFrom && keptFrom > 0) flow.ensure(keptHeight);
         flow.ensure(height);
         cells.forEach((lines, index) => {
           lines.forEach((line, lineIndex) => {
-            const y = flow.y + padding + STYLES.body.size + lineIndex * lineHeight(STYLES.body);
-            if (columns[index]!.align === 'right') flow.page.textRight(xs[index]! + widths[index]! - padding, y, line, STYLES.body);
-            else flow.page.text(xs[index]! + padding, y, line, STYLES.body);
+            const y = flow.y + CELL_PADDING + STYLES.body.size + lineIndex * lineHeight(STYLES.body);
+            if (columns[index]!.kind === 'figure') flow.page.textRight(xs[index]! + widths[index]! - CELL_PADDING, y, line, STYLES.body);
+            else flow.page.text(xs[index]! + CELL_PADDING, y, line, STYLES.body);
           });
         });
         flow.y += height;
         flow.page.line(flow.left, flow.y, flow.right, flow.y, 0.5, RULE);
-      }
+      });
     });
-    flow.gap(10);
+    flow.gap(GAP_AFTER_TABLE);
+    this.totals(totals);
   }
 
-  /** Figures right-aligned in a block that is never split across pages. */
+  private totalsRowHeight(row: TotalsRow): number {
+    return row.weight === 'emphasis' ? 24 : 17;
+  }
+
+  private totalsHeight(rows: TotalsRow[]): number {
+    return rows.reduce((sum, row) => sum + this.totalsRowHeight(row), 0);
+  }
+
+  /**
+   * Figures right-aligned in a block that is never split across pages. The figures end where the items table's
+   * figures end and are never cut; a label gives way to a long figure.
+   */
   totals(rows: TotalsRow[]): void {
     const { flow } = this;
-    const width = 260;
-    const x = flow.right - width;
-    const rowHeight = (row: TotalsRow) => (row.weight === 'emphasis' ? 24 : 17);
-    flow.ensure(rows.reduce((sum, row) => sum + rowHeight(row), 0));
+    const x = flow.right - RIGHT_BLOCK;
+    const right = flow.right - CELL_PADDING;
+    flow.ensure(this.totalsHeight(rows));
     for (const row of rows) {
       const style = row.weight === 'emphasis' ? STYLES.emphasis : row.weight === 'strong' ? STYLES.strong : STYLES.body;
-      const height = rowHeight(row);
-      if (row.weight === 'emphasis') flow.page.rect(x, flow.y, width, height, FILL);
+      const height = this.totalsRowHeight(row);
+      if (row.weight === 'emphasis') flow.page.rect(x, flow.y, RIGHT_BLOCK, height, FILL);
       if (row.weight === 'strong') flow.page.line(x, flow.y, flow.right, flow.y, 0.75, INK);
       const baseline = flow.y + height / 2 + style.size * 0.36;
-      const label = this.fit(row.label, style, width - 130);
-      flow.page.text(x + 8, baseline, label, style);
-      flow.page.textRight(flow.right - 8, baseline, row.value, style);
+      const valueWidth = this.fonts[style.weight].widthOf(row.value, style.size);
+      const label = this.fit(row.label, style, RIGHT_BLOCK - CELL_PADDING * 2 - valueWidth - 12);
+      flow.page.text(x + CELL_PADDING, baseline, label, style);
+      flow.page.textRight(right, baseline, row.value, style);
       flow.y += height;
     }
     flow.gap(SECTION_GAP + 4);
@@ -255,11 +294,8 @@ export class BusinessDocument {
     const { flow } = this;
     flow.ensure(110);
     this.label(label);
-    const lines = this.wrapped(amount, STYLES.amount, flow.width);
-    for (const line of lines) {
-      flow.page.text(flow.left, flow.y + STYLES.amount.size, line, STYLES.amount);
-      flow.y += lineHeight(STYLES.amount);
-    }
+    flow.page.text(flow.left, flow.y + STYLES.amount.size, amount, STYLES.amount);
+    flow.y += lineHeight(STYLES.amount);
     flow.gap(8);
     const stampWidth = this.fonts.bold.widthOf('PAID', STYLES.stamp.size) + 28;
     flow.page.frame(flow.left, flow.y, stampWidth, 30, 2, STYLES.stamp.color);

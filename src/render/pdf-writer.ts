@@ -1,7 +1,8 @@
 import pako from 'pako';
-import { PDFDocument, PDFName, PDFString, type PDFContext, type PDFRef } from 'pdf-lib';
+import { PDFDocument, PDFHexString, PDFName, type PDFContext, type PDFRef } from 'pdf-lib';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
 import type { FontFace, FontSet, FontWeight } from './fonts.ts';
+import type { ShapedGlyph } from './shaping.ts';
 import { closeGlyphSet, subsetTrueType } from './truetype.ts';
 
 /** A character no bundled font can draw: the document is refused rather than printed with empty boxes. */
@@ -39,35 +40,100 @@ const rgb = (color: Rgb, operator: 'rg' | 'RG') => `${num(color[0])} ${num(color
 const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).toUpperCase().padStart(2, '0'));
 const hex4 = (value: number) => HEX_BYTES[value >> 8]! + HEX_BYTES[value & 0xff]!;
 
+/**
+ * Every string this writer puts into a PDF object is hex-encoded, never a literal `( … )`: in a hex string no
+ * character can close the string or start another object, so `)`, `\`, CR or LF in a caller's link or number
+ * stay data (PDF 32000 7.3.4.3).
+ */
+function asciiString(text: string): PDFHexString {
+  let hex = '';
+  for (let i = 0; i < text.length; i++) hex += HEX_BYTES[text.charCodeAt(i) & 0x7f]!;
+  return PDFHexString.of(hex);
+}
+
+/**
+ * A link target is 7-bit ASCII (PDF 32000 12.6.4.7). The url rules only let ASCII through; anything else
+ * would be percent-encoded as UTF-8, as an IRI becomes a URI (RFC 3987 3.1).
+ */
+function uriString(url: string): PDFHexString {
+  const encoder = new TextEncoder();
+  return asciiString(url.replace(/[^\x00-\x7f]+/g, (run) => [...encoder.encode(run)].map((byte) => `%${HEX_BYTES[byte]}`).join('')));
+}
+
+/** A text string (document information): UTF-16BE with its byte order mark, hex-encoded (PDF 32000 7.9.2.2). */
+function textString(text: string): PDFHexString {
+  return PDFHexString.fromText(text);
+}
+
 /** The glyphs one font draws in a document, renumbered for its subset. */
 class FontUse {
   readonly face: FontFace;
   readonly used = new Map<number, number>();
   glyphs: number[] = [];
-  newIds = new Map<number, number>();
+  /** The subset's glyph id of each glyph of the font. */
+  newIds = new Uint16Array(0);
+  /** Each text's glyphs, shaped once for collecting and again used for writing. */
+  private readonly shaped = new Map<string, ShapedGlyph[]>();
 
   constructor(face: FontFace) {
     this.face = face;
   }
 
+  /** Shapes a text once, noting its glyphs, and the characters the font cannot draw (shaped as glyph 0). */
   collect(text: string, missing: Set<number>): void {
-    for (const char of text) {
-      const codePoint = char.codePointAt(0)!;
-      const gid = this.face.glyphOf(codePoint);
-      if (gid === undefined) missing.add(codePoint);
-      else if (!this.used.has(gid)) this.used.set(gid, codePoint);
+    if (this.shaped.has(text)) return;
+    const glyphs = this.face.shape(text);
+    this.shaped.set(text, glyphs);
+    for (const glyph of glyphs) {
+      if (glyph.gid === 0) missing.add(glyph.codePoint);
+      else if (!this.used.has(glyph.gid)) this.used.set(glyph.gid, glyph.codePoint);
     }
   }
 
   seal(): void {
     this.glyphs = closeGlyphSet(this.face.file, this.used.keys());
-    this.newIds = new Map(this.glyphs.map((gid, index) => [gid, index]));
+    this.newIds = new Uint16Array(this.face.file.numGlyphs);
+    this.glyphs.forEach((gid, index) => (this.newIds[gid] = index));
   }
 
-  encode(text: string): string {
-    let out = '';
-    for (const char of text) out += hex4(this.newIds.get(this.face.glyphOf(char.codePointAt(0)!)!)!);
-    return out;
+  /**
+   * The operators that show a text at the current point: glyph ids in TJ arrays, with the kerning and mark
+   * offsets the shaper gave as adjustments between glyphs, and a mark raised or lowered by text rise.
+   */
+  show(text: string, size: number): string {
+    const { advances, unitsPerEm } = this.face.file;
+    const scale = 1000 / unitsPerEm;
+    const out: string[] = [];
+    let array = '';
+    let run = '';
+    let shift = 0;
+    let rise = 0;
+    const flushRun = () => {
+      if (run) array += `<${run}>`;
+      run = '';
+    };
+    const flushArray = () => {
+      flushRun();
+      if (array) out.push(`[${array}] TJ`);
+      array = '';
+    };
+    for (const glyph of this.shaped.get(text)!) {
+      shift += glyph.dx;
+      if (Math.abs(shift) >= 0.005) {
+        flushRun();
+        array += num(-shift);
+      }
+      if (glyph.dy !== rise) {
+        flushArray();
+        rise = glyph.dy;
+        out.push(`${num((rise * size) / 1000)} Ts`);
+      }
+      run += hex4(this.newIds[glyph.gid]!);
+      shift = glyph.advance - advances[glyph.gid]! * scale - glyph.dx;
+    }
+    flushArray();
+    if (rise !== 0) out.push('0 Ts');
+    return out.join(' ');
   }
 
   /** A deterministic subset tag: six capitals from a hash of the glyph set (PDF 32000 9.6.4). */
@@ -84,7 +150,7 @@ class FontUse {
 }
 
 function toUnicodeCMap(use: FontUse): string {
-  const entries = [...use.used].map(([gid, codePoint]) => `<${hex4(use.newIds.get(gid)!)}> <${hex4(codePoint)}>`).sort();
+  const entries = [...use.used].map(([gid, codePoint]) => `<${hex4(use.newIds[gid]!)}> <${hex4(codePoint)}>`).sort();
   const blocks: string[] = [];
   for (let i = 0; i < entries.length; i += 100) {
     const block = entries.slice(i, i + 100);
@@ -149,7 +215,7 @@ function embedFont(context: PDFContext, use: FontUse): PDFRef {
     Type: 'Font',
     Subtype: 'CIDFontType2',
     BaseFont: name,
-    CIDSystemInfo: { Registry: PDFString.of('Adobe'), Ordering: PDFString.of('Identity'), Supplement: 0 },
+    CIDSystemInfo: { Registry: asciiString('Adobe'), Ordering: asciiString('Identity'), Supplement: 0 },
     FontDescriptor: context.register(descriptor),
     W: [0, widths],
     CIDToGIDMap: 'Identity',
@@ -172,6 +238,7 @@ function embedFont(context: PDFContext, use: FontUse): PDFRef {
  */
 function contentOf(ops: readonly DrawOp[], size: PageSize, uses: Record<FontWeight, FontUse>): string {
   const out: string[] = [];
+  const watermarks: Extract<DrawOp, { kind: 'watermark' }>[] = [];
   const flip = (y: number) => size.height - y;
   let inText = false;
   let font = '';
@@ -197,7 +264,7 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, uses: Record<FontWeig
       const selected = `/${FONT_RESOURCE[op.weight]} ${num(op.size)} Tf`;
       if (selected !== font) out.push((font = selected));
       const [x, y] = [Math.round(op.x * 100) / 100, Math.round(flip(op.y) * 100) / 100];
-      out.push(`${num(x - lineX)} ${num(y - lineY)} Td <${uses[op.weight].encode(op.text)}> Tj`);
+      out.push(`${num(x - lineX)} ${num(y - lineY)} Td ${uses[op.weight].show(op.text, op.size)}`);
       [lineX, lineY] = [x, y];
       continue;
     }
@@ -213,23 +280,34 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, uses: Record<FontWeig
       case 'line':
         out.push(`${rgb(op.color, 'RG')} ${num(op.width)} w ${num(op.x1)} ${num(flip(op.y1))} m ${num(op.x2)} ${num(flip(op.y2))} l S`);
         break;
-      case 'watermark': {
-        const face = uses.bold.face;
-        const width = face.widthOf(op.text, op.size);
-        const angle = Math.atan2(size.height, size.width);
-        const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
-        const lift = (face.file.capHeight / face.file.unitsPerEm) * op.size * 0.5;
-        const x = size.width / 2 - (width / 2) * cos + lift * sin;
-        const y = size.height / 2 - (width / 2) * sin - lift * cos;
-        out.push(`q /GS1 gs BT ${rgb(op.color, 'rg')} /F2 ${num(op.size)} Tf ${num(cos)} ${num(sin)} ${num(-sin)} ${num(cos)} ${num(x)} ${num(y)} Tm <${uses.bold.encode(op.text)}> Tj ET Q`);
+      case 'watermark':
+        watermarks.push(op);
         break;
-      }
       case 'link':
         break;
     }
   }
   endText();
+  for (const mark of watermarks) out.push(watermarkOf(mark, size, uses.bold));
   return out.join('\n');
+}
+
+/**
+ * The preview marking across the page, drawn after everything else as one text object. It is real text, but
+ * marked as an artifact (not content) and given its own text as ActualText, so that text extraction keeps it
+ * whole and after the content instead of sorting its diagonal letters into the lines it crosses.
+ */
+function watermarkOf(op: Extract<DrawOp, { kind: 'watermark' }>, size: PageSize, use: FontUse): string {
+  const { face } = use;
+  const width = face.widthOf(op.text, op.size);
+  const angle = Math.atan2(size.height, size.width);
+  const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
+  const lift = (face.file.capHeight / face.file.unitsPerEm) * op.size * 0.5;
+  const x = size.width / 2 - (width / 2) * cos + lift * sin;
+  const y = size.height / 2 - (width / 2) * sin - lift * cos;
+  const matrix = [cos, sin, -sin, cos, x, y].map(num).join(' ');
+  const actualText = textString(op.text).toString();
+  return `/Artifact BMC /Span << /ActualText ${actualText} >> BDC q /GS1 gs BT ${rgb(op.color, 'rg')} /F2 ${num(op.size)} Tf ${matrix} Tm ${use.show(op.text, op.size)} ET Q EMC EMC`;
 }
 
 /**
@@ -251,6 +329,7 @@ export async function writePdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer>
   uses.bold.seal();
 
   const doc = await PDFDocument.create({ updateMetadata: false });
+  // pdf-lib writes the title as a hex text string (PDFHexString.fromText), as textString does.
   doc.setTitle(input.title, { showInWindowTitleBar: true });
   const { context } = doc;
   const fontRefs = { F1: embedFont(context, uses.regular), F2: embedFont(context, uses.bold) };
@@ -273,7 +352,7 @@ export async function writePdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer>
                 Subtype: 'Link',
                 Rect: [op.x, input.size.height - op.y - op.height, op.x + op.width, input.size.height - op.y].map((v) => Number(num(v))),
                 Border: [0, 0, 0],
-                A: { Type: 'Action', S: 'URI', URI: PDFString.of(op.url) },
+                A: { Type: 'Action', S: 'URI', URI: uriString(op.url) },
               }),
             ),
           ]

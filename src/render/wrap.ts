@@ -1,26 +1,60 @@
 import type { FontFace } from './fonts.ts';
+import { SOFT_HYPHEN, isCombiningMark } from './text.ts';
 
-/** Splits text at the longest prefix that fits, by character (for a word wider than the column). */
-function breakWord(word: string, face: FontFace, size: number, width: number): { lines: string[]; rest: string } {
-  const lines: string[] = [];
-  let current = '';
-  let currentWidth = 0;
-  for (const char of word) {
-    const charWidth = face.widthOf(char, size);
-    if (current !== '' && currentWidth + charWidth > width) {
-      lines.push(current);
-      current = '';
-      currentWidth = 0;
-    }
-    current += char;
-    currentWidth += charWidth;
-  }
-  return { lines, rest: current };
+/** Characters a word too wide for a whole line may break after, such as in `4500012345/ACME-PROCUREMENT-EMEA`. */
+const BREAK_AFTER = new Set(['/', '-', '_']);
+
+interface Piece {
+  /** What to draw: the prefix, with a hyphen when it ends at a soft hyphen. */
+  line: string;
+  rest: string;
 }
 
 /**
- * Wraps text to a column: line breaks in the text are kept, lines break at spaces, and a word wider than the
- * column breaks between characters, so nothing ever runs past the column.
+ * The longest prefix of `word` that fits `room` and ends at a place the word may break: after `/`, `-` or `_`
+ * (when `identifiers`), or at a soft hyphen, drawn there as a hyphen. Undefined when no such prefix fits.
+ */
+function breakAtOpportunity(word: string, face: FontFace, size: number, room: number, identifiers: boolean): Piece | undefined {
+  let best: Piece | undefined;
+  for (let i = 1; i < word.length; i++) {
+    const char = word[i - 1]!;
+    const line = char === SOFT_HYPHEN ? `${word.slice(0, i - 1)}-` : identifiers && BREAK_AFTER.has(char) ? word.slice(0, i) : undefined;
+    if (line === undefined || line === '-') continue;
+    if (face.widthOf(line, size) > room) break;
+    best = { line, rest: word.slice(i) };
+  }
+  return best;
+}
+
+/**
+ * The last resort: the longest prefix that fits, cut between characters but never between a letter and its
+ * combining marks, and at least one letter. Found by bisection, since a word can be 2,000 characters long.
+ */
+function breakAnywhere(word: string, face: FontFace, size: number, room: number): Piece {
+  const chars = [...word];
+  const cuts: number[] = [];
+  for (let end = 1; end < chars.length; end++) if (!isCombiningMark(chars[end]!.codePointAt(0)!)) cuts.push(end);
+  const fits = (cut: number) => face.widthOf(chars.slice(0, cut).join(''), size) <= room;
+  let best = cuts[0] ?? chars.length;
+  let [low, high] = [1, cuts.length - 1];
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (fits(cuts[middle]!)) {
+      best = cuts[middle]!;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return { line: chars.slice(0, best).join(''), rest: chars.slice(best).join('') };
+}
+
+/**
+ * Wraps text to a column. Line breaks in the text are kept and lines break at spaces. A word that does not fit
+ * what is left of a line may break there at a soft hyphen (drawn as a hyphen); otherwise it moves to the next
+ * line. Only a word wider than a whole line is broken: after the last `/`, `-` or `_` that fits, else between
+ * characters, so nothing ever runs past the column. A line's width is the sum of its words and spaces, which
+ * is exact because the fonts kern no pair with a space (test/render/shaping.test.ts).
  */
 export function wrapText(text: string, face: FontFace, size: number, width: number): string[] {
   const lines: string[] = [];
@@ -28,32 +62,34 @@ export function wrapText(text: string, face: FontFace, size: number, width: numb
   for (const paragraph of text.split('\n')) {
     let line = '';
     let lineWidth = 0;
-    for (const word of paragraph.split(' ')) {
-      const wordWidth = face.widthOf(word, size);
-      if (line === '' && lineWidth === 0) {
-        if (wordWidth <= width) {
-          line = word;
-          lineWidth = wordWidth;
-          continue;
-        }
-      } else if (lineWidth + spaceWidth + wordWidth <= width) {
-        line += ` ${word}`;
-        lineWidth += spaceWidth + wordWidth;
+    const words = paragraph.split(' ');
+    for (let index = 0; index < words.length; index++) {
+      let word = words[index]!;
+      let wordWidth = face.widthOf(word, size);
+      const candidateWidth = index === 0 ? wordWidth : lineWidth + spaceWidth + wordWidth;
+      if (candidateWidth <= width) {
+        line = index === 0 ? word : `${line} ${word}`;
+        lineWidth = candidateWidth;
         continue;
-      } else {
-        lines.push(line);
-        line = '';
-        lineWidth = 0;
       }
-      if (wordWidth <= width) {
-        line = word;
-        lineWidth = wordWidth;
-      } else {
-        const broken = breakWord(word, face, size, width);
-        lines.push(...broken.lines);
-        line = broken.rest;
-        lineWidth = face.widthOf(line, size);
+      if (line !== '') {
+        const hyphenated = breakAtOpportunity(word, face, size, width - lineWidth - spaceWidth, false);
+        if (hyphenated) {
+          lines.push(`${line} ${hyphenated.line}`);
+          word = hyphenated.rest;
+          wordWidth = face.widthOf(word, size);
+        } else {
+          lines.push(line);
+        }
       }
+      while (wordWidth > width) {
+        const piece = breakAtOpportunity(word, face, size, width, true) ?? breakAnywhere(word, face, size, width);
+        lines.push(piece.line);
+        word = piece.rest;
+        wordWidth = face.widthOf(word, size);
+      }
+      line = word;
+      lineWidth = wordWidth;
     }
     lines.push(line);
   }

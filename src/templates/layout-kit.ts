@@ -3,9 +3,19 @@ import type { Column } from '../render/document.ts';
 import type { LineItem } from './field-types.ts';
 import { lineAmount } from './totals.ts';
 
-/** Negative figures print with a hyphen-minus: Noto Sans has no U+2212, and copied text stays a number. */
+const MINUS_SIGN = '\u2212';
+
+/**
+ * A negative figure prints with U+2212 MINUS SIGN (the fonts carry it, see fonts/README.md): as wide as a digit
+ * and set at the height of figures, where a hyphen-minus is short and low. Only printed text: the Totals object
+ * and headers keep ASCII `-`.
+ */
+function withMinusSign(figure: string): string {
+  return figure.startsWith('-') ? `${MINUS_SIGN}${figure.slice(1)}` : figure;
+}
+
 export function money(value: Decimal, digits: number): string {
-  return formatGrouped(value, digits);
+  return withMinusSign(formatGrouped(value, digits));
 }
 
 /** A figure that says its currency, for the lines a reader looks for: `EUR 1,234.00`. */
@@ -15,18 +25,18 @@ export function moneyWithCurrency(value: Decimal, currency: string, digits: numb
 
 export function itemColumns(currency: string): Column[] {
   return [
-    { title: 'Description', width: 0, align: 'left' },
-    { title: 'Qty', width: 52, align: 'right' },
-    { title: `Unit price (${currency})`, width: 96, align: 'right' },
-    { title: `Amount (${currency})`, width: 96, align: 'right' },
+    { title: 'Description', kind: 'text' },
+    { title: 'Qty', kind: 'figure' },
+    { title: `Unit price (${currency})`, kind: 'figure' },
+    { title: `Amount (${currency})`, kind: 'figure' },
   ];
 }
 
 export function itemRows(items: readonly LineItem[], digits: number): string[][] {
   return items.map((item) => [
     item.description,
-    formatQuantity(item.quantity.value),
-    formatUnitPrice(item.unitPrice.value, digits),
+    withMinusSign(formatQuantity(item.quantity.value)),
+    withMinusSign(formatUnitPrice(item.unitPrice.value, digits)),
     money(lineAmount(item, digits), digits),
   ]);
 }

@@ -28,7 +28,7 @@ describe('POST /api/v1/documents: a final in the binary form', () => {
     expect(h('Location')).toBe(`/api/v1/documents/${id}`);
     expect(h('Svc-Document-Sha256')).toBe(sha256(bytes));
     expect(h('Svc-Template')).toBe('invoice');
-    expect(h('Svc-Template-Version')).toBe('2.0.0');
+    expect(h('Svc-Template-Version')).toBe('2.1.0');
     expect(h('Svc-Mode')).toBe('final');
     expect(h('Svc-Credit-Used')).toBe('true');
     expect(h('Svc-Credits-Remaining')).toBe('4');
@@ -116,7 +116,7 @@ describe('the JSON form and Accept negotiation', () => {
       credits_remaining: 4,
       idempotent_replay: false,
       totals: { currency: 'EUR', subtotal: '100.00', total: '100.00', balance_due: '100.00' },
-      document: { id: response.headers.get('Svc-Document-Id'), object: 'document', template: 'invoice', template_version: '2.0.0', mode: 'final', paper: 'a4', locale: 'en', reference: 'r-1', source: 'api', credits_consumed: 1, bytes: bytes.length, content_type: 'application/pdf', file_url: null },
+      document: { id: response.headers.get('Svc-Document-Id'), object: 'document', template: 'invoice', template_version: '2.1.0', mode: 'final', paper: 'a4', locale: 'en', reference: 'r-1', source: 'api', credits_consumed: 1, bytes: bytes.length, content_type: 'application/pdf', file_url: null },
     });
   });
 });

@@ -1,4 +1,8 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 export interface PdfPage {
@@ -7,7 +11,8 @@ export interface PdfPage {
   /** Text items in reading order of the content stream, with their position (PDF units, origin bottom-left). */
   items: { text: string; x: number; y: number; width: number }[];
   text: string;
-  links: { url: string; rect: number[] }[];
+  /** Link annotations: `url` as pdf.js accepts it for opening, `target` exactly as written in the file. */
+  links: { url: string; target: string | undefined; rect: number[] }[];
 }
 
 export interface PdfSummary {
@@ -20,8 +25,11 @@ export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** Reads a PDF with pdf.js, an implementation independent of the one that wrote it. */
-export async function readPdf(bytes: Uint8Array): Promise<PdfSummary> {
+/**
+ * Reads a PDF with pdf.js, an implementation independent of the one that wrote it. `raw` keeps the characters
+ * exactly as the file maps its glyphs (pdf.js otherwise normalises some, such as decomposed accents).
+ */
+export async function readPdf(bytes: Uint8Array, options: { raw?: boolean } = {}): Promise<PdfSummary> {
   const task = getDocument({ data: Uint8Array.from(bytes), useSystemFonts: false, verbosity: 0 });
   const document = await task.promise;
   const metadata = await document.getMetadata();
@@ -29,7 +37,7 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfSummary> {
   for (let number = 1; number <= document.numPages; number++) {
     const page = await document.getPage(number);
     const viewport = page.getViewport({ scale: 1 });
-    const content = await page.getTextContent();
+    const content = await page.getTextContent({ disableNormalization: options.raw ?? false });
     const items = content.items.flatMap((item) =>
       'str' in item ? [{ text: item.str, x: item.transform[4] as number, y: item.transform[5] as number, width: item.width }] : [],
     );
@@ -39,9 +47,48 @@ export async function readPdf(bytes: Uint8Array): Promise<PdfSummary> {
       height: viewport.height,
       items,
       text: items.map((item) => item.text).join('\n'),
-      links: annotations.filter((a) => a.subtype === 'Link').map((a) => ({ url: a.url as string, rect: a.rect as number[] })),
+      links: annotations
+        .filter((a) => a.subtype === 'Link')
+        .map((a) => ({ url: a.url as string, target: a.unsafeUrl as string | undefined, rect: a.rect as number[] })),
     });
   }
   await task.destroy();
   return { title: (metadata.info as { Title?: string }).Title, pages, text: pages.map((p) => p.text).join('\n') };
+}
+
+function withFile<T>(bytes: Uint8Array, use: (file: string) => T): T {
+  const dir = mkdtempSync(join(tmpdir(), 'pdf-'));
+  try {
+    const file = join(dir, 'document.pdf');
+    writeFileSync(file, bytes);
+    return use(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `qpdf --check` (poppler-utils and qpdf are test dependencies): its exit status and what it printed. */
+export function qpdfCheck(bytes: Uint8Array): { status: number | null; output: string } {
+  return withFile(bytes, (file) => {
+    const result = spawnSync('qpdf', ['--check', file], { encoding: 'utf8' });
+    return { status: result.status, output: `${result.stdout}${result.stderr}` };
+  });
+}
+
+/** Every object of the file as qpdf parses it (JSON v2: names as `/Name`, strings decoded as `u:text`). */
+export function pdfObjects(bytes: Uint8Array): Record<string, unknown> {
+  return withFile(bytes, (file) => {
+    const json = JSON.parse(execFileSync('qpdf', ['--json=2', '--json-key=qpdf', file], { encoding: 'utf8', maxBuffer: 64 << 20 }));
+    return json.qpdf[1] as Record<string, unknown>;
+  });
+}
+
+/** The text pdftotext (poppler) extracts, in its reading order. */
+export function pdftotext(bytes: Uint8Array): string {
+  return withFile(bytes, (file) => execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }));
+}
+
+/** The file rewritten by qpdf in QDF form: every stream uncompressed, so content operators can be read. */
+export function qdf(bytes: Uint8Array): string {
+  return withFile(bytes, (file) => execFileSync('qpdf', ['--qdf', '--object-streams=disable', file, '-'], { encoding: 'latin1', maxBuffer: 64 << 20 }));
 }

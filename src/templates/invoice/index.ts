@@ -9,7 +9,7 @@ export const invoice = {
   description:
     'Seller-issued invoice with 1 to 50 line items, an optional discount, one optional tax line, an optional amount paid and the balance due.',
   category: 'billing',
-  version: '2.0.0',
+  version: '2.1.0',
   numberField: 'invoice_number',
   fields: INVOICE_FIELDS,
   rules: [

@@ -17,7 +17,6 @@ export function layoutInvoice({ document, values, totals, currency, digits }: La
     ['Ref.', v.related_document],
   ]);
   document.party('Bill to', v.client_name, v.client_details);
-  document.table(itemColumns(currency), itemRows(v.items, digits));
 
   const rows: TotalsRow[] = [{ label: 'Subtotal', value: money(totals.subtotal!, digits) }];
   if (totals.discount && v.discount) {
@@ -28,7 +27,7 @@ export function layoutInvoice({ document, values, totals, currency, digits }: La
   rows.push({ label: 'Total', value: moneyWithCurrency(totals.total!, currency, digits), weight: 'strong' });
   if (totals.amount_paid) rows.push({ label: 'Amount paid', value: money(totals.amount_paid, digits) });
   rows.push({ label: 'Balance due', value: moneyWithCurrency(totals.balance_due!, currency, digits), weight: 'emphasis' });
-  document.totals(rows);
+  document.itemsWithTotals(itemColumns(currency), itemRows(v.items, digits), rows);
 
   if (v.payment_terms) document.section('Payment terms', v.payment_terms);
   if (v.payment_instructions) document.section('Payment instructions', v.payment_instructions);

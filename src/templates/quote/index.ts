@@ -9,7 +9,7 @@ export const quote = {
   description:
     'Scope of work with either 1 to 50 line items and a computed total, or one fixed amount; optional terms and an acceptance block to sign.',
   category: 'sales',
-  version: '1.0.0',
+  version: '1.1.0',
   numberField: 'quote_number',
   fields: QUOTE_FIELDS,
   rules: [

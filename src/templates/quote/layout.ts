@@ -17,8 +17,7 @@ export function layoutQuote({ document, values, totals, currency, digits }: Layo
   document.party('Prepared for', v.client_name, v.client_details);
   document.section('Scope of work', v.scope);
   if (v.items) {
-    document.table(itemColumns(currency), itemRows(v.items, digits));
-    document.totals([
+    document.itemsWithTotals(itemColumns(currency), itemRows(v.items, digits), [
       { label: 'Subtotal', value: money(totals.subtotal!, digits) },
       { label: 'Total', value: moneyWithCurrency(totals.total!, currency, digits), weight: 'emphasis' },
     ]);

@@ -1,0 +1,65 @@
+/** Text that NFC leaves as it is and that has no TAB: most values, kept as they are without the work. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * Text as the layout takes it from a request. NFC first, so that text pasted in decomposed form (as macOS
+ * writes it) is drawn with the fonts' precomposed letters rather than a base and a separately placed accent;
+ * a TAB, which the fonts have no glyph for, is a space.
+ */
+export function layoutText(text: string): string {
+  return PRINTABLE_ASCII.test(text) ? text : text.normalize('NFC').replace(/\t/g, ' ');
+}
+
+/** The request's values with every string prepared by `layoutText`, inside line items too. */
+export function layoutValues<T>(value: T): T {
+  if (typeof value === 'string') return layoutText(value) as T;
+  if (Array.isArray(value)) return value.map(layoutValues) as T;
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([name, member]) => [name, layoutValues(member)])) as T;
+  }
+  return value;
+}
+
+/** U+00AD: where a word may break; drawn as a hyphen only there. */
+export const SOFT_HYPHEN = '\u00AD';
+
+/**
+ * Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties 16.0), written out so that every runtime draws
+ * the same: these format characters have no appearance of their own and are never drawn. A soft hyphen shows
+ * as a hyphen only where the line breaks at it (wrap.ts).
+ */
+export const DEFAULT_IGNORABLE: readonly (readonly [number, number])[] = [
+  [0x00ad, 0x00ad],
+  [0x034f, 0x034f],
+  [0x061c, 0x061c],
+  [0x115f, 0x1160],
+  [0x17b4, 0x17b5],
+  [0x180b, 0x180f],
+  [0x200b, 0x200f],
+  [0x202a, 0x202e],
+  [0x2060, 0x206f],
+  [0x3164, 0x3164],
+  [0xfe00, 0xfe0f],
+  [0xfeff, 0xfeff],
+  [0xffa0, 0xffa0],
+  [0xfff0, 0xfff8],
+  [0x1bca0, 0x1bca3],
+  [0x1d173, 0x1d17a],
+  [0xe0000, 0xe0fff],
+];
+
+export function isDefaultIgnorable(codePoint: number): boolean {
+  return DEFAULT_IGNORABLE.some(([first, last]) => codePoint >= first && codePoint <= last);
+}
+
+/** Combining marks of the scripts the fonts cover: they belong to the letter before them and never start a line. */
+export function isCombiningMark(codePoint: number): boolean {
+  return (
+    (codePoint >= 0x0300 && codePoint <= 0x036f) ||
+    (codePoint >= 0x0483 && codePoint <= 0x0489) ||
+    (codePoint >= 0x1ab0 && codePoint <= 0x1aff) ||
+    (codePoint >= 0x1dc0 && codePoint <= 0x1dff) ||
+    (codePoint >= 0x20d0 && codePoint <= 0x20ff) ||
+    (codePoint >= 0xfe20 && codePoint <= 0xfe2f)
+  );
+}
