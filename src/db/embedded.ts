@@ -137,6 +137,9 @@ export class EmbeddedClient implements SqlClient {
 
   /** The write lock is taken up front (BEGIN IMMEDIATE) by exec, so no prepared statement ever waits for it. */
   #transaction(statements: readonly (string | SqlStatement)[]): ResultSet[] {
+    // Nothing here keeps a transaction open between calls; one still open is left by a ROLLBACK that failed,
+    // and a write run inside it would never be committed.
+    if (this.#connection.inTransaction) this.#connection.exec('ROLLBACK');
     this.#connection.exec('BEGIN IMMEDIATE');
     try {
       const results = statements.map((statement) => this.#run(statement));
@@ -174,7 +177,7 @@ export class EmbeddedClient implements SqlClient {
 
   async execute(input: string | SqlStatement): Promise<ResultSet> {
     const changesRows = CHANGES_ROWS.test(typeof input === 'string' ? input : input.sql);
-    return this.#whenFree(() => (changesRows && !this.#connection.inTransaction ? this.#transaction([input])[0]! : this.#run(input)));
+    return this.#whenFree(() => (changesRows ? this.#transaction([input])[0]! : this.#run(input)));
   }
 
   async batch(statements: (string | SqlStatement)[]): Promise<ResultSet[]> {

@@ -43,6 +43,13 @@ export async function openDatabase(url: string, authToken?: string, options: Ope
   const client = await openClient(url, authToken, options);
   // drizzle's libSQL driver calls only execute, batch and migrate, which both clients provide.
   const db = drizzle(client as Client, { schema });
-  await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  try {
+    await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  } catch {
+    // Processes started together on a new file all find it unmigrated, and the migrations of all but the first
+    // then fail on the tables it made. Read again, the journal lists every migration and none runs; a real fault
+    // fails again and is thrown.
+    await migrate(db, { migrationsFolder: MIGRATIONS_FOLDER });
+  }
   return { db, client };
 }

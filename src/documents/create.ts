@@ -7,6 +7,8 @@ import { isoSeconds } from '../clock.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { IN_PROGRESS_RETRY_AFTER_SECONDS } from '../contract/limits.ts';
 import { commitDocument } from '../credits/commit.ts';
+import type { Database } from '../db/database.ts';
+import { describeError } from '../db/failures.ts';
 import { ApiError } from '../http/api-error.ts';
 import { wantsJson } from '../http/accept.ts';
 import { readJsonBody } from '../http/body.ts';
@@ -165,6 +167,28 @@ async function replay(context: KeyedContext, document: DocumentRequest, document
   );
 }
 
+/** Pauses before each later try to give a key back: about 8 seconds in all, past a busy database's wait. */
+const GIVE_BACK_RETRIES_MS = [250, 500, 1_000, 2_000, 4_000];
+
+/**
+ * Gives the key back when the attempt ends before its document exists, so that a corrected retry can use it.
+ * A database too busy to take it now (the answer is then a 503 with Retry-After) gets it again in the
+ * background for a few seconds, so that the retry Retry-After asks for finds the key free; should that fail
+ * too, the key is taken over after 35 seconds, as a dead attempt's is.
+ */
+async function giveBackKey(db: Database, lease: Lease, requestId: string): Promise<void> {
+  const attempt = () => releaseLease(db, lease).then(() => true, (error: unknown) => error);
+  let outcome = await attempt();
+  if (outcome === true) return;
+  void (async () => {
+    for (const pause of GIVE_BACK_RETRIES_MS) {
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      if ((outcome = await attempt()) === true) return;
+    }
+    console.error(JSON.stringify({ level: 'warn', request_id: requestId, error: `Idempotency-Key not given back: ${describeError(outcome)}` }));
+  })();
+}
+
 /**
  * POST /api/v1/documents. Order: key header, body, scope by mode, every check of the validate route, the
  * idempotency decision, the credit check, render, then one atomic commit before anything is sent.
@@ -197,7 +221,7 @@ export async function createDocument(context: KeyedContext): Promise<Response> {
     return await makeNew(context, document, lease, asJson);
   } catch (error) {
     const unconfirmed = error instanceof ApiError && error.code === 'commit_status_unknown';
-    if (lease && !unconfirmed) await releaseLease(deps.db, lease).catch(() => undefined);
+    if (lease && !unconfirmed) await giveBackKey(deps.db, lease, context.requestId);
     throw error;
   }
 }

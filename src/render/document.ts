@@ -99,9 +99,16 @@ export class BusinessDocument {
   private fit(text: string, style: TextStyle, width: number): string {
     const face = this.fonts[style.weight];
     if (face.widthOf(text, style.size) <= width) return text;
+    // The longest prefix that fits with its ellipsis, by bisection: a running head is cut on every page.
     const chars = [...text];
-    while (chars.length > 1 && face.widthOf(`${chars.join('')}…`, style.size) > width) chars.pop();
-    return `${chars.join('')}…`;
+    const cut = (length: number) => `${chars.slice(0, length).join('')}…`;
+    let [fits, low, high] = [1, 2, chars.length - 1];
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      if (face.widthOf(cut(middle), style.size) <= width) [fits, low] = [middle, middle + 1];
+      else high = middle - 1;
+    }
+    return cut(fits);
   }
 
   private wrapped(text: string, style: TextStyle, width: number): string[] {
@@ -331,7 +338,7 @@ export class BusinessDocument {
       const room = flow.width - this.fonts.regular.widthOf(pageLabel, STYLES.footer.size) - 24;
       if (preview) {
         page.text(flow.left, baseline, PREVIEW_MARK, STYLES.warning);
-        const size = (Math.hypot(flow.size.width, flow.size.height) * 0.72) / this.fonts.bold.widthOf(PREVIEW_MARK, 1);
+        const size = (Math.sqrt(flow.size.width * flow.size.width + flow.size.height * flow.size.height) * 0.72) / this.fonts.bold.widthOf(PREVIEW_MARK, 1);
         page.watermark(PREVIEW_MARK, size, WARNING);
       } else {
         page.text(flow.left, baseline, this.fit(footer, STYLES.footer, room), STYLES.footer);

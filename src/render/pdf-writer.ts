@@ -300,8 +300,10 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, uses: Record<FontWeig
 function watermarkOf(op: Extract<DrawOp, { kind: 'watermark' }>, size: PageSize, use: FontUse): string {
   const { face } = use;
   const width = face.widthOf(op.text, op.size);
-  const angle = Math.atan2(size.height, size.width);
-  const [cos, sin] = [Math.cos(angle), Math.sin(angle)];
+  // The page's diagonal as a direction, from + × ÷ and sqrt only: those are exactly rounded in every engine,
+  // where atan2, cos, sin and hypot may differ in the last bit between Node, Bun and workerd.
+  const diagonal = Math.sqrt(size.width * size.width + size.height * size.height);
+  const [cos, sin] = [size.width / diagonal, size.height / diagonal];
   const lift = (face.file.capHeight / face.file.unitsPerEm) * op.size * 0.5;
   const x = size.width / 2 - (width / 2) * cos + lift * sin;
   const y = size.height / 2 - (width / 2) * sin - lift * cos;

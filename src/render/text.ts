@@ -2,12 +2,23 @@
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /**
+ * The characters NFC makes that the bundled fonts lack while they draw their decomposed form: `=`, `<` and `>`
+ * with U+0338 (≠, ≮, ≯). They stay decomposed, so that NFC never refuses text the fonts can draw
+ * (test/render/typography.test.ts checks this list against the fonts).
+ */
+export const KEPT_DECOMPOSED = /[\u2260\u226e\u226f]/g;
+
+/**
  * Text as the layout takes it from a request. NFC first, so that text pasted in decomposed form (as macOS
  * writes it) is drawn with the fonts' precomposed letters rather than a base and a separately placed accent;
  * a TAB, which the fonts have no glyph for, is a space.
  */
 export function layoutText(text: string): string {
-  return PRINTABLE_ASCII.test(text) ? text : text.normalize('NFC').replace(/\t/g, ' ');
+  if (PRINTABLE_ASCII.test(text)) return text;
+  return text
+    .normalize('NFC')
+    .replace(KEPT_DECOMPOSED, (char) => char.normalize('NFD'))
+    .replace(/\t/g, ' ');
 }
 
 /** The request's values with every string prepared by `layoutText`, inside line items too. */

@@ -52,11 +52,15 @@ const METHODS_REQUEST_REFUSES = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const STAND_IN_METHOD = 'X-UNSERVED';
 
 function toRequest(incoming: IncomingMessage, fallbackOrigin: string): Request {
+  // An origin-form target is a path, and stays one: resolved against a base, `//evil.example/x` would name
+  // another host, where Bun and workerd keep the path `//evil.example/x`.
+  const target = incoming.url ?? '/';
+  const at = (origin: string) => (target.startsWith('/') ? new URL(`${origin}${target}`) : new URL(target, origin));
   let url: URL;
   try {
-    url = new URL(incoming.url ?? '/', `http://${incoming.headers.host ?? ''}`);
+    url = at(`http://${incoming.headers.host ?? ''}`);
   } catch {
-    url = new URL(incoming.url ?? '/', fallbackOrigin);
+    url = at(fallbackOrigin);
   }
   // From rawHeaders: `incoming.headers` keeps only the first of some repeated headers (Authorization among
   // them), where Bun and workerd join every value; the answer must not depend on the runtime.
@@ -129,7 +133,10 @@ export function serveNode(fetch: FetchHandler, port: number, hostname: string, p
     await endSocketWith(socket, await answer(incoming)).catch(() => socket.destroy());
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
-    if (error.code === 'ECONNRESET' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || !socket.writable) {
+    // As node:http's own handler: no answer once a response on this connection has started (a pipelined bad
+    // request must not write into the answer before it).
+    const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === 'ECONNRESET' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT' || !socket.writable || inFlight?.headersSent) {
       socket.destroy();
       return;
     }

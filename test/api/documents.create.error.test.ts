@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { isoSeconds } from '../../src/clock.ts';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { documents, idempotencyKeys } from '../../src/db/schema.ts';
@@ -107,7 +107,7 @@ describe('Idempotency-Key (section 3 table)', () => {
   it('a 402 is not remembered either', async () => {
     const broke = await seedCaller(app, { credits: 0 });
     await expectError(await makeDocument(app, broke, finalInvoice(), { key: 'order-5' }), 402, 'insufficient_credits');
-    const [row] = await app.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, 'order-5'));
+    const [row] = await app.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.accountId, broke.account.id), eq(idempotencyKeys.key, 'order-5')));
     expect(row).toBeUndefined();
   });
 

@@ -34,7 +34,8 @@ async function svcJson(...args: string[]) {
   return JSON.parse(lines[0]!);
 }
 
-describe('operator CLI', () => {
+/** Each case starts the CLI several times, a Node process each (a second or more on a loaded 2-core machine). */
+describe('operator CLI', { timeout: 90_000 }, () => {
   it('creates an account, refuses a key until the email is confirmed, then issues one', async () => {
     const account = await svcJson('accounts', 'create', '--email', 'ops@example.com', '--plan', 'starter', '--credits', '12', '--unconfirmed');
     expect(Object.keys(account)).toEqual(['id', 'email', 'plan', 'credits_remaining', 'period_end', 'email_confirmed']);

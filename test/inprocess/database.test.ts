@@ -137,3 +137,38 @@ describe('a commit the database refused before it began', () => {
     expect(await ledger(faulty, who)).toMatchObject({ credits: 1, documents: 1 });
   });
 });
+
+describe('a key whose attempt was refused while the lock was still held', () => {
+  it('is given back once the lock is released, so the retry Retry-After asks for makes the document, charged once', async () => {
+    const path = join(tempDir('svc-busy-'), 'svc.db');
+    const { db } = await openDatabase(`file:${path}`, undefined, { busyWaitMs: 50 });
+    let release: (() => void) | undefined;
+    const lockedAtCommit = new Proxy(db, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver);
+        if (property !== 'batch') return typeof value === 'function' ? value.bind(target) : value;
+        return (queries: unknown[]) => {
+          release ??= holdWriteLock(path);
+          return (value as (q: unknown[]) => Promise<unknown>).call(target, queries);
+        };
+      },
+    }) as Database;
+    const clock = new TestClock();
+    const fetch = createApp({ db: lockedAtCommit, clock, config: loadConfig({}, { logRequests: false, rateLimitsEnabled: false }), fonts: testFonts() });
+    const app: TestApp = { fetch, db, clock, call: (route, init) => fetch(new Request(`${BASE}${route}`, init)) };
+    const who = await seedCaller(app, { credits: 2 });
+
+    const logged = await consoleDuring(async () => {
+      const refused = await makeDocument(app, who, finalInvoice(), { key: 'held-at-commit' });
+      await expectError(refused, 503, 'service_busy');
+      expect(readElsewhere(path, 'SELECT key FROM idempotency_keys')).toHaveLength(1);
+      release!();
+      await vi.waitFor(() => expect(readElsewhere(path, 'SELECT key FROM idempotency_keys')).toEqual([]), { timeout: 5_000, interval: 50 });
+    });
+    expect(logged).not.toContain('held-at-commit');
+
+    const retry = await makeDocument(app, who, finalInvoice(), { key: 'held-at-commit' });
+    expect(retry.status, await retry.clone().text()).toBe(201);
+    expect(await ledger(app, who)).toMatchObject({ credits: 1, documents: 1 });
+  });
+});

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PREVIEW_MARK } from '../../src/render/document.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
+import { layoutText } from '../../src/render/text.ts';
 import { testFonts } from '../support/app.ts';
 import { pdftotext, qdf, readPdf, type PdfPage } from '../support/pdf.ts';
 import { ROOT } from '../support/processes.ts';
@@ -127,6 +128,19 @@ describe('characters that are not drawn, and text as it is composed (item 19)', 
     const text = await textOf({ client_name: nfd });
     expect(text).toContain(nfd.normalize('NFC'));
     expect(text).not.toContain('\u0301');
+  });
+
+  it('NFC never makes a character the fonts lack from text they draw: ≠ ≮ ≯ stay decomposed, and the list is complete', async () => {
+    const fonts = testFonts();
+    const drawable = (text: string) => [...text].every((char) => fonts.regular.glyphOf(char.codePointAt(0)!) !== undefined);
+    const composedOnlyInNfc: number[] = [];
+    for (let codePoint = 0x20; codePoint < 0x30000; codePoint++) {
+      if (codePoint >= 0xd800 && codePoint <= 0xdfff) continue;
+      const char = String.fromCodePoint(codePoint);
+      if (!drawable(char) && char.normalize('NFD') !== char && drawable(char.normalize('NFD'))) composedOnlyInNfc.push(codePoint);
+    }
+    expect(composedOnlyInNfc.filter((codePoint) => !layoutText(String.fromCodePoint(codePoint)).includes('\u0338'))).toEqual([]);
+    expect(await textOf({ client_name: 'a =\u0338 b, 1 <\u0338 2, \u2260' })).toContain('a =\u0338 b, 1 <\u0338 2, =\u0338');
   });
 
   it('a TAB in a multiline value prints as a space', async () => {

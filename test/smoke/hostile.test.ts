@@ -233,5 +233,11 @@ describe('answers the runtime lets the service give are the contract JSON', () =
     expect(JSON.parse(answer!.body).servers).toEqual([{ url: 'http://evil.example' }]);
     expect(answer!.headers['cache-control']).toBe('private, max-age=300');
   });
+
+  it('a path that begins with // is a path, not another host (Node used to read it as one)', async () => {
+    const answer = await rawExchange(port, head(['GET //evil.example/api/v1/openapi.json HTTP/1.1', 'Host: good.example', 'Connection: close']));
+    expectContractError(answer, 404, 'not_found');
+    expect(answer!.body).not.toContain('evil.example');
+  });
 });
 });
