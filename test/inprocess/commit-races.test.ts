@@ -1,0 +1,228 @@
+import { eq } from 'drizzle-orm';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { accounts, idempotencyKeys } from '../../src/db/schema.ts';
+import type { Database } from '../../src/db/database.ts';
+import { parseDocumentRequest } from '../../src/documents/request.ts';
+import { parseJson } from '../../src/http/json-parse.ts';
+import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
+import { acquireLease, readKey } from '../../src/idempotency/lease.ts';
+import { commitDocument } from '../../src/credits/commit.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { seedCaller, type Caller } from '../support/accounts.ts';
+import { expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
+
+/**
+ * A keyed final whose situation changes between its render and its commit: the last credit taken by another
+ * final, the key taken over by a later attempt, or the key's row gone. Section 3 and 7: 402 with the key given
+ * back; 409 idempotency_in_progress while another attempt holds the key; never a 500, never a second charge.
+ */
+let app: TestApp;
+let caller: Caller;
+/** Runs once, just before the next commit batch reaches the database, as a concurrent request would. */
+let beforeNextCommit: (() => Promise<void>) | undefined;
+/** Runs once, just before the next read of an idempotency key row reaches the database. */
+let beforeNextKeyRead: (() => Promise<void>) | undefined;
+
+beforeEach(async () => {
+  beforeNextCommit = undefined;
+  beforeNextKeyRead = undefined;
+  app = await createTestApp({
+    wrapDb: (db) =>
+      new Proxy(db, {
+        get(target, property, receiver) {
+          const value = Reflect.get(target, property, receiver);
+          if (property === 'batch') {
+            return async (queries: unknown[]) => {
+              if (isCommit(queries) && beforeNextCommit) {
+                const hook = beforeNextCommit;
+                beforeNextCommit = undefined;
+                await hook();
+              }
+              return (value as (q: unknown[]) => Promise<unknown>).call(target, queries);
+            };
+          }
+          if (property === 'select') return (...args: unknown[]) => delayKeyRead((value as (...a: unknown[]) => object).apply(target, args));
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      }) as Database,
+  });
+  // Other accounts' keys are stored first, so that a lookup that is not the caller's own finds them.
+  for (let i = 0; i < 2; i++) {
+    const other = await seedCaller(app, { credits: 5 });
+    expect((await makeDocument(app, other, finalInvoice(), { key: 'order-1' })).status).toBe(201);
+    await acquireLease(app.db, { accountId: other.account.id, key: 'running', fingerprint: fingerprintOf(finalInvoice()), now: app.clock.now() });
+  }
+  caller = await seedCaller(app, { credits: 1 });
+});
+
+const keyRow = (who: Caller, key = 'order-1') => readKey(app.db, { accountId: who.account.id, key });
+
+describe('a keyed final that loses the last credit at commit time', () => {
+  it('is 402 insufficient_credits, charges nothing, records nothing, and gives the key back for a later retry', async () => {
+    let competitor: Response | undefined;
+    beforeNextCommit = async () => {
+      competitor = await makeDocument(app, caller, finalInvoice({ notes: 'the other final' }));
+    };
+    const body = await expectError(await makeDocument(app, caller, finalInvoice(), { key: 'order-1' }), 402, 'insufficient_credits');
+    expect(competitor?.status).toBe(201);
+    expect(body).toMatchObject({ credit_used: false, credits_remaining: 0 });
+    const state = await ledger(app, caller);
+    expect(state).toMatchObject({ credits: 0, documents: 1 });
+    expect(state.rows[0]!.id).toBe(competitor!.headers.get('Svc-Document-Id'));
+    expect(await keyRow(caller)).toBeUndefined();
+
+    // With a credit again, the same key makes the document: the refused attempt left nothing behind.
+    await app.db.update(accounts).set({ creditsRemaining: 1 }).where(eq(accounts.id, caller.account.id));
+    const retry = await makeDocument(app, caller, finalInvoice(), { key: 'order-1' });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('Svc-Idempotent-Replay')).toBe('false');
+    expect(await ledger(app, caller)).toMatchObject({ credits: 0, documents: 2 });
+    expect(await keyRow(caller)).toMatchObject({ documentId: retry.headers.get('Svc-Document-Id') });
+  });
+
+  it('leaves other accounts’ keys as they were', async () => {
+    const before = await app.db.select().from(idempotencyKeys);
+    beforeNextCommit = async () => {
+      await makeDocument(app, caller, finalInvoice({ notes: 'the other final' }));
+    };
+    await expectError(await makeDocument(app, caller, finalInvoice(), { key: 'order-1' }), 402, 'insufficient_credits');
+    const after = await app.db.select().from(idempotencyKeys);
+    expect(after).toEqual(before);
+  });
+});
+
+describe('a keyed final whose key another attempt holds at commit time', () => {
+  it('is 409 idempotency_in_progress while the attempt that took the key over still runs, and that attempt commits once', async () => {
+    await app.db.update(accounts).set({ creditsRemaining: 2 }).where(eq(accounts.id, caller.account.id));
+    let takeover: Awaited<ReturnType<typeof acquireLease>> | undefined;
+    beforeNextCommit = async () => {
+      app.clock.advance(35_001);
+      takeover = await acquireLease(app.db, { accountId: caller.account.id, key: 'order-1', fingerprint: fingerprintOf(finalInvoice()), now: app.clock.now() });
+    };
+    const late = await makeDocument(app, caller, finalInvoice(), { key: 'order-1' });
+    const body = await expectError(late, 409, 'idempotency_in_progress');
+    expect(body.credit_used).toBe(false);
+    expect(late.headers.get('Retry-After')).toBe('5');
+    if (takeover?.kind !== 'acquired') throw new Error('the later attempt did not take the key over');
+    expect(await ledger(app, caller)).toMatchObject({ credits: 2, documents: 0 });
+    expect(await keyRow(caller)).toMatchObject({ leaseId: takeover.lease.leaseId, documentId: null });
+
+    // The running attempt still holds the key: a retry now is told so, and its own commit goes through once.
+    await expectError(await makeDocument(app, caller, finalInvoice(), { key: 'order-1' }), 409, 'idempotency_in_progress');
+    const committed = await commitDocument(app.db, { row: rowFor('doc_takeover000000000001'), charge: true, lease: takeover.lease });
+    expect(committed).toEqual({ kind: 'committed', creditsRemaining: 1 });
+    expect(await ledger(app, caller)).toMatchObject({ credits: 1, documents: 1 });
+  });
+
+  it('is 409, not 402, when the credit is gone too: the key is the other attempt’s to give back', async () => {
+    let takeover: Awaited<ReturnType<typeof acquireLease>> | undefined;
+    beforeNextCommit = async () => {
+      app.clock.advance(35_001);
+      takeover = await acquireLease(app.db, { accountId: caller.account.id, key: 'order-1', fingerprint: fingerprintOf(finalInvoice()), now: app.clock.now() });
+      await app.db.update(accounts).set({ creditsRemaining: 0 }).where(eq(accounts.id, caller.account.id));
+    };
+    await expectError(await makeDocument(app, caller, finalInvoice(), { key: 'order-1' }), 409, 'idempotency_in_progress');
+    if (takeover?.kind !== 'acquired') throw new Error('the later attempt did not take the key over');
+    expect(await keyRow(caller)).toMatchObject({ leaseId: takeover.lease.leaseId, documentId: null });
+    expect(await ledger(app, caller)).toMatchObject({ credits: 0, documents: 0 });
+  });
+});
+
+describe('a keyed final whose key row is gone at commit time', () => {
+  it('gets the lost-lease answer, 409, never a 500, and commits and charges nothing', async () => {
+    beforeNextCommit = async () => {
+      await app.db.delete(idempotencyKeys).where(eq(idempotencyKeys.accountId, caller.account.id));
+    };
+    const response = await makeDocument(app, caller, finalInvoice(), { key: 'order-1' });
+    const body = await expectError(response, 409, 'idempotency_in_progress');
+    expect(body.credit_used).toBe(false);
+    expect(await ledger(app, caller)).toMatchObject({ credits: 1, documents: 0 });
+
+    const retry = await makeDocument(app, caller, finalInvoice(), { key: 'order-1' });
+    expect(retry.status).toBe(201);
+    expect(await ledger(app, caller)).toMatchObject({ credits: 0, documents: 1 });
+  });
+
+  it('commitDocument reports lease_lost for it, and no_credit only while the lease is still held', async () => {
+    const held = await acquireLease(app.db, { accountId: caller.account.id, key: 'order-2', fingerprint: fingerprintOf(finalInvoice()), now: app.clock.now() });
+    if (held.kind !== 'acquired') throw new Error('no lease');
+    await app.db.update(accounts).set({ creditsRemaining: 0 }).where(eq(accounts.id, caller.account.id));
+    expect(await commitDocument(app.db, { row: rowFor('doc_nocredit00000000001'), charge: true, lease: held.lease })).toEqual({ kind: 'no_credit' });
+    await app.db.delete(idempotencyKeys).where(eq(idempotencyKeys.accountId, caller.account.id));
+    expect(await commitDocument(app.db, { row: rowFor('doc_nocredit00000000002'), charge: true, lease: held.lease })).toEqual({ kind: 'lease_lost' });
+    expect(await ledger(app, caller)).toMatchObject({ credits: 0, documents: 0 });
+  });
+});
+
+describe('a key given back between the decision’s two statements', () => {
+  it('is 409 idempotency_in_progress (retry with the same key), never a 500; the retry makes the document', async () => {
+    const held = await acquireLease(app.db, { accountId: caller.account.id, key: 'order-1', fingerprint: fingerprintOf(finalInvoice()), now: app.clock.now() });
+    if (held.kind !== 'acquired') throw new Error('no lease');
+    // The running attempt fails and gives its key back after this request's upsert found it held, before the read.
+    beforeNextKeyRead = async () => {
+      await app.db.delete(idempotencyKeys).where(eq(idempotencyKeys.accountId, caller.account.id));
+    };
+    const response = await makeDocument(app, caller, finalInvoice(), { key: 'order-1' });
+    expect(beforeNextKeyRead).toBeUndefined();
+    const body = await expectError(response, 409, 'idempotency_in_progress');
+    expect(body.credit_used).toBe(false);
+    expect(await ledger(app, caller)).toMatchObject({ credits: 1, documents: 0 });
+    const retry = await makeDocument(app, caller, finalInvoice(), { key: 'order-1' });
+    expect(retry.status).toBe(201);
+    expect(await ledger(app, caller)).toMatchObject({ credits: 0, documents: 1 });
+  });
+});
+
+/**
+ * `select()` as the app sees it: a read of the idempotency key table waits for `beforeNextKeyRead` first.
+ * Other reads pass untouched.
+ */
+function delayKeyRead(builder: object): object {
+  return new Proxy(builder, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (property !== 'from') return typeof value === 'function' ? value.bind(target) : value;
+      return (table: unknown) => {
+        const query = (value as (t: unknown) => { where(condition: unknown): PromiseLike<unknown> }).call(target, table);
+        if (table !== idempotencyKeys || !beforeNextKeyRead) return query;
+        const hook = beforeNextKeyRead;
+        beforeNextKeyRead = undefined;
+        return {
+          where: (condition: unknown) => {
+            const filtered = query.where(condition);
+            return { then: (resolve: (v: unknown) => unknown, reject: (e: unknown) => unknown) => hook().then(() => filtered).then(resolve, reject) };
+          },
+        };
+      };
+    },
+  });
+}
+
+function fingerprintOf(body: unknown): string {
+  return requestFingerprint(parseDocumentRequest(parseJson(JSON.stringify(body))));
+}
+
+/** The commit batch is the one that inserts a document record. */
+function isCommit(queries: unknown[]): boolean {
+  const first = queries[0] as { getQuery?: () => { sql: string } };
+  return first.getQuery?.().sql.includes('INSERT INTO "documents"') ?? false;
+}
+
+function rowFor(id: string) {
+  return {
+    id,
+    accountId: caller.account.id,
+    keyId: caller.keyId,
+    template: 'invoice',
+    templateVersion: '2.0.0',
+    mode: 'final',
+    paper: 'a4',
+    locale: 'en',
+    reference: null,
+    source: 'api',
+    creditsConsumed: 1,
+    sha256: '0'.repeat(64),
+    bytes: 1,
+    createdAt: app.clock.now(),
+  };
+}
