@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { accounts, idempotencyKeys } from '../../src/db/schema.ts';
 import type { Database } from '../../src/db/database.ts';
+import { DatabaseBusy } from '../../src/db/failures.ts';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/http/json-parse.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
@@ -169,6 +170,37 @@ describe('a key given back between the decision’s two statements', () => {
     expect(await ledger(app, caller)).toMatchObject({ credits: 1, documents: 0 });
     const retry = await makeDocument(app, caller, finalInvoice(), { key: 'order-1' });
     expect(retry.status).toBe(201);
+    expect(await ledger(app, caller)).toMatchObject({ credits: 0, documents: 1 });
+  });
+});
+
+describe('a busy database around the commit (503 service_busy: nothing recorded, nothing charged)', () => {
+  it('the batch refused before it began: 503 with Retry-After, saying nothing was charged; the key is given back', async () => {
+    beforeNextCommit = async () => {
+      throw new DatabaseBusy(2_000);
+    };
+    const response = await makeDocument(app, caller, finalInvoice(), { key: 'order-1' });
+    const body = await expectError(response, 503, 'service_busy');
+    expect(body.credit_used).toBe(false);
+    expect(body.error.message).toContain('nothing was charged');
+    expect(Number(response.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect(await ledger(app, caller)).toMatchObject({ credits: 1, documents: 0 });
+    expect((await makeDocument(app, caller, finalInvoice(), { key: 'order-1' })).status).toBe(201);
+  });
+
+  it('the key unreadable after a commit that recorded nothing: 503 with Retry-After, not a 500', async () => {
+    // The credit goes to another final during the render, then the read that tells 402 from 409 finds the
+    // database locked: nothing was recorded, so the answer is the busy one.
+    beforeNextCommit = async () => {
+      await makeDocument(app, caller, finalInvoice({ notes: 'the other final' }));
+      beforeNextKeyRead = async () => {
+        throw new DatabaseBusy(2_000);
+      };
+    };
+    const response = await makeDocument(app, caller, finalInvoice(), { key: 'order-1' });
+    const body = await expectError(response, 503, 'service_busy');
+    expect(body.credit_used).toBe(false);
+    expect(Number(response.headers.get('Retry-After'))).toBeGreaterThan(0);
     expect(await ledger(app, caller)).toMatchObject({ credits: 0, documents: 1 });
   });
 });
