@@ -10,7 +10,7 @@ import { acquireLease, readKey } from '../../src/idempotency/lease.ts';
 import { commitDocument } from '../../src/credits/commit.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { seedCaller, type Caller } from '../support/accounts.ts';
-import { expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
+import { documentRow, expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 
 /**
  * A keyed final whose situation changes between its render and its commit: the last credit taken by another
@@ -110,7 +110,7 @@ describe('a keyed final whose key another attempt holds at commit time', () => {
 
     // The running attempt still holds the key: a retry now is told so, and its own commit goes through once.
     await expectError(await makeDocument(app, caller, finalInvoice(), { key: 'order-1' }), 409, 'idempotency_in_progress');
-    const committed = await commitDocument(app.db, { row: rowFor('doc_takeover000000000001'), charge: true, lease: takeover.lease });
+    const committed = await commitDocument(app.db, { row: documentRow(app, caller, 'doc_takeover000000000001'), charge: true, lease: takeover.lease });
     expect(committed).toEqual({ kind: 'committed', creditsRemaining: 1 });
     expect(await ledger(app, caller)).toMatchObject({ credits: 1, documents: 1 });
   });
@@ -148,9 +148,9 @@ describe('a keyed final whose key row is gone at commit time', () => {
     const held = await acquireLease(app.db, { accountId: caller.account.id, key: 'order-2', fingerprint: fingerprintOf(finalInvoice()), now: app.clock.now() });
     if (held.kind !== 'acquired') throw new Error('no lease');
     await app.db.update(accounts).set({ creditsRemaining: 0 }).where(eq(accounts.id, caller.account.id));
-    expect(await commitDocument(app.db, { row: rowFor('doc_nocredit00000000001'), charge: true, lease: held.lease })).toEqual({ kind: 'no_credit' });
+    expect(await commitDocument(app.db, { row: documentRow(app, caller, 'doc_nocredit00000000001'), charge: true, lease: held.lease })).toEqual({ kind: 'no_credit' });
     await app.db.delete(idempotencyKeys).where(eq(idempotencyKeys.accountId, caller.account.id));
-    expect(await commitDocument(app.db, { row: rowFor('doc_nocredit00000000002'), charge: true, lease: held.lease })).toEqual({ kind: 'lease_lost' });
+    expect(await commitDocument(app.db, { row: documentRow(app, caller, 'doc_nocredit00000000002'), charge: true, lease: held.lease })).toEqual({ kind: 'lease_lost' });
     expect(await ledger(app, caller)).toMatchObject({ credits: 0, documents: 0 });
   });
 });
@@ -238,23 +238,4 @@ function fingerprintOf(body: unknown): string {
 function isCommit(queries: unknown[]): boolean {
   const first = queries[0] as { getQuery?: () => { sql: string } };
   return first.getQuery?.().sql.includes('INSERT INTO "documents"') ?? false;
-}
-
-function rowFor(id: string) {
-  return {
-    id,
-    accountId: caller.account.id,
-    keyId: caller.keyId,
-    template: 'invoice',
-    templateVersion: '2.0.0',
-    mode: 'final',
-    paper: 'a4',
-    locale: 'en',
-    reference: null,
-    source: 'api',
-    creditsConsumed: 1,
-    sha256: '0'.repeat(64),
-    bytes: 1,
-    createdAt: app.clock.now(),
-  };
 }

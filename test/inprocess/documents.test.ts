@@ -10,7 +10,7 @@ import { acquireLease } from '../../src/idempotency/lease.ts';
 import { DocumentListSchema } from '../../src/openapi/schemas.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { seedCaller, type Caller } from '../support/accounts.ts';
-import { expectError, finalInvoice, ledger, makeDocument, makePreviews, previewInvoice } from '../support/documents.ts';
+import { documentRow, expectError, finalInvoice, ledger, makeDocument, makePreviews, previewInvoice } from '../support/documents.ts';
 
 /** The document route where the test moves the clock, sets limits or injects database faults. */
 let app: TestApp;
@@ -69,7 +69,7 @@ describe('Idempotency-Key and the clock', () => {
     expect(taken.status).toBe(201);
     expect(taken.headers.get('Svc-Idempotent-Replay')).toBe('false');
 
-    const late = await commitDocument(app.db, { row: rowFor('doc_late00000000000000'), charge: true, lease: stale.lease });
+    const late = await commitDocument(app.db, { row: documentRow(app, caller, 'doc_late00000000000000'), charge: true, lease: stale.lease });
     expect(late.kind).toBe('lease_lost');
     const state = await ledger(app, caller);
     expect(state).toMatchObject({ credits: 4, documents: 1 });
@@ -85,10 +85,10 @@ describe('Idempotency-Key and the clock', () => {
     const current = await heldLease('order-9');
     if (current.kind !== 'acquired') throw new Error('no takeover');
 
-    const late = await commitDocument(app.db, { row: rowFor('doc_late00000000000001'), charge: true, lease: stale.lease });
+    const late = await commitDocument(app.db, { row: documentRow(app, caller, 'doc_late00000000000001'), charge: true, lease: stale.lease });
     expect(late.kind).toBe('lease_lost');
     expect(await ledger(app, caller)).toMatchObject({ credits: 5, documents: 0 });
-    const committed = await commitDocument(app.db, { row: rowFor('doc_taken0000000000001'), charge: true, lease: current.lease });
+    const committed = await commitDocument(app.db, { row: documentRow(app, caller, 'doc_taken0000000000001'), charge: true, lease: current.lease });
     expect(committed).toEqual({ kind: 'committed', creditsRemaining: 4 });
   });
 
@@ -262,23 +262,4 @@ function isCommit(queries: unknown[]): boolean {
 async function heldLease(key: string) {
   const fingerprint = requestFingerprint(parseDocumentRequest(parseJson(JSON.stringify(finalInvoice()))));
   return acquireLease(app.db, { accountId: caller.account.id, key, fingerprint, now: app.clock.now() });
-}
-
-function rowFor(id: string) {
-  return {
-    id,
-    accountId: caller.account.id,
-    keyId: caller.keyId,
-    template: 'invoice',
-    templateVersion: '2.0.0',
-    mode: 'final',
-    paper: 'a4',
-    locale: 'en',
-    reference: null,
-    source: 'api',
-    creditsConsumed: 1,
-    sha256: '0'.repeat(64),
-    bytes: 1,
-    createdAt: app.clock.now(),
-  };
 }

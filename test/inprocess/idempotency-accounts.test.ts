@@ -8,7 +8,7 @@ import { acquireLease, readKey } from '../../src/idempotency/lease.ts';
 import { commitDocument } from '../../src/credits/commit.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { seedCaller, type Caller } from '../support/accounts.ts';
-import { expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
+import { documentRow, expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 
 /**
  * The decisions that depend on the clock (in progress, taken over after 35 seconds, forgotten after 24 hours)
@@ -46,8 +46,8 @@ describe('the same key running in two accounts', () => {
     expect(await ledger(app, late)).toMatchObject({ credits: 5, documents: 0 });
 
     // The attempt that was taken over commits nothing; the other account's running attempt still can.
-    expect((await commitDocument(app.db, { row: rowFor(early, 'doc_stale00000000000001'), charge: true, lease: stale.lease })).kind).toBe('lease_lost');
-    expect((await commitDocument(app.db, { row: rowFor(late, 'doc_young00000000000001'), charge: true, lease: young.lease })).kind).toBe('committed');
+    expect((await commitDocument(app.db, { row: documentRow(app, early, 'doc_stale00000000000001'), charge: true, lease: stale.lease })).kind).toBe('lease_lost');
+    expect((await commitDocument(app.db, { row: documentRow(app, late, 'doc_young00000000000001'), charge: true, lease: young.lease })).kind).toBe('committed');
     expect(await ledger(app, early)).toMatchObject({ credits: 4, documents: 1 });
     expect(await ledger(app, late)).toMatchObject({ credits: 4, documents: 1 });
   });
@@ -86,22 +86,3 @@ describe('the same key remembered in two accounts', () => {
     expect(rows).toHaveLength(2);
   });
 });
-
-function rowFor(who: Caller, id: string) {
-  return {
-    id,
-    accountId: who.account.id,
-    keyId: who.keyId,
-    template: 'invoice',
-    templateVersion: '2.0.0',
-    mode: 'final',
-    paper: 'a4',
-    locale: 'en',
-    reference: null,
-    source: 'api',
-    creditsConsumed: 1,
-    sha256: '0'.repeat(64),
-    bytes: 1,
-    createdAt: app.clock.now(),
-  };
-}

@@ -57,3 +57,23 @@ export async function expectError(response: Response, status: number, code: stri
   expect(body.error.code).toBe(code);
   return body;
 }
+
+/** A document record as the commit takes it, for tests that call commitDocument directly. */
+export function documentRow(app: TestApp, who: Caller, id: string) {
+  return {
+    id,
+    accountId: who.account.id,
+    keyId: who.keyId,
+    template: 'invoice',
+    templateVersion: '2.0.0',
+    mode: 'final',
+    paper: 'a4',
+    locale: 'en',
+    reference: null,
+    source: 'api',
+    creditsConsumed: 1,
+    sha256: '0'.repeat(64),
+    bytes: 1,
+    createdAt: app.clock.now(),
+  };
+}
