@@ -1,14 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { accounts, idempotencyKeys } from '../../src/db/schema.ts';
-import type { Database } from '../../src/db/database.ts';
 import { DatabaseBusy } from '../../src/db/failures.ts';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/http/json-parse.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
 import { acquireLease, readKey } from '../../src/idempotency/lease.ts';
 import { commitDocument } from '../../src/credits/commit.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import { createTestApp, interceptDb, isCommitBatch, type TestApp } from '../support/app.ts';
 import { seedCaller, type Caller } from '../support/accounts.ts';
 import { documentRow, expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 
@@ -29,23 +28,17 @@ beforeEach(async () => {
   beforeNextKeyRead = undefined;
   app = await createTestApp({
     wrapDb: (db) =>
-      new Proxy(db, {
-        get(target, property, receiver) {
-          const value = Reflect.get(target, property, receiver);
-          if (property === 'batch') {
-            return async (queries: unknown[]) => {
-              if (isCommit(queries) && beforeNextCommit) {
-                const hook = beforeNextCommit;
-                beforeNextCommit = undefined;
-                await hook();
-              }
-              return (value as (q: unknown[]) => Promise<unknown>).call(target, queries);
-            };
+      interceptDb(db, {
+        batch: (real) => async (queries) => {
+          if (isCommitBatch(queries) && beforeNextCommit) {
+            const hook = beforeNextCommit;
+            beforeNextCommit = undefined;
+            await hook();
           }
-          if (property === 'select') return (...args: unknown[]) => delayKeyRead((value as (...a: unknown[]) => object).apply(target, args));
-          return typeof value === 'function' ? value.bind(target) : value;
+          return real(queries);
         },
-      }) as Database,
+        select: (real) => ((...args: unknown[]) => delayKeyRead((real as (...a: unknown[]) => object)(...args))) as never,
+      }),
   });
   // Other accounts' keys are stored first, so that a lookup that is not the caller's own finds them.
   for (let i = 0; i < 2; i++) {
@@ -235,7 +228,3 @@ function fingerprintOf(body: unknown): string {
 }
 
 /** The commit batch is the one that inserts a document record. */
-function isCommit(queries: unknown[]): boolean {
-  const first = queries[0] as { getQuery?: () => { sql: string } };
-  return first.getQuery?.().sql.includes('INSERT INTO "documents"') ?? false;
-}

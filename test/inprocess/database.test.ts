@@ -4,11 +4,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { hashKey } from '../../src/auth/key-format.ts';
 import { loadConfig, type AppConfig } from '../../src/config.ts';
-import type { Database } from '../../src/db/database.ts';
 import { DatabaseBusy } from '../../src/db/failures.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
 import { seedCaller } from '../support/accounts.ts';
-import { BASE, createTestApp, TestClock, testFonts, type TestApp } from '../support/app.ts';
+import { BASE, createTestApp, interceptDb, isCommitBatch, TestClock, testFonts, type TestApp } from '../support/app.ts';
 import { expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 import { tempDir } from '../support/processes.ts';
 
@@ -114,19 +113,9 @@ describe('a commit the database refused before it began', () => {
     let refusals = 1;
     const faulty = await createTestApp({
       wrapDb: (db) =>
-        new Proxy(db, {
-          get(target, property, receiver) {
-            const value = Reflect.get(target, property, receiver);
-            if (property === 'batch') {
-              return (queries: { getQuery?: () => { sql: string } }[]) => {
-                const commit = queries[0]?.getQuery?.().sql.includes('INSERT INTO "documents"') ?? false;
-                if (commit && refusals-- > 0) return Promise.reject(new DatabaseBusy(2_000));
-                return (value as (q: unknown[]) => Promise<unknown>).call(target, queries);
-              };
-            }
-            return typeof value === 'function' ? value.bind(target) : value;
-          },
-        }) as Database,
+        interceptDb(db, {
+          batch: (real) => (queries) => (isCommitBatch(queries) && refusals-- > 0 ? Promise.reject(new DatabaseBusy(2_000)) : real(queries)),
+        }),
     });
     const who = await seedCaller(faulty, { credits: 2 });
     const body = await expectError(await makeDocument(faulty, who, finalInvoice(), { key: 'busy-commit' }), 503, 'service_busy');
@@ -143,16 +132,12 @@ describe('a key whose attempt was refused while the lock was still held', () => 
     const path = join(tempDir('svc-busy-'), 'svc.db');
     const { db } = await openDatabase(`file:${path}`, undefined, { busyWaitMs: 50 });
     let release: (() => void) | undefined;
-    const lockedAtCommit = new Proxy(db, {
-      get(target, property, receiver) {
-        const value = Reflect.get(target, property, receiver);
-        if (property !== 'batch') return typeof value === 'function' ? value.bind(target) : value;
-        return (queries: unknown[]) => {
-          release ??= holdWriteLock(path);
-          return (value as (q: unknown[]) => Promise<unknown>).call(target, queries);
-        };
+    const lockedAtCommit = interceptDb(db, {
+      batch: (real) => (queries) => {
+        release ??= holdWriteLock(path);
+        return real(queries);
       },
-    }) as Database;
+    });
     const clock = new TestClock();
     const fetch = createApp({ db: lockedAtCommit, clock, config: loadConfig({}, { logRequests: false, rateLimitsEnabled: false }), fonts: testFonts() });
     const app: TestApp = { fetch, db, clock, call: (route, init) => fetch(new Request(`${BASE}${route}`, init)) };

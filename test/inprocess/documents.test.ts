@@ -1,14 +1,13 @@
 import * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { commitDocument } from '../../src/credits/commit.ts';
-import type { Database } from '../../src/db/database.ts';
 import { purgeExpired } from '../../src/documents/retention.ts';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/http/json-parse.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
 import { acquireLease } from '../../src/idempotency/lease.ts';
 import { DocumentListSchema } from '../../src/openapi/schemas.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import { createTestApp, interceptDb, isCommitBatch, type TestApp } from '../support/app.ts';
 import { seedCaller, type Caller } from '../support/accounts.ts';
 import { documentRow, expectError, finalInvoice, ledger, makeDocument, makePreviews, previewInvoice } from '../support/documents.ts';
 
@@ -110,21 +109,15 @@ describe('500 commit_status_unknown', () => {
     let failures = 1;
     const faulty = await createTestApp({
       wrapDb: (db) =>
-        new Proxy(db, {
-          get(target, property, receiver) {
-            const value = Reflect.get(target, property, receiver);
-            if (property === 'batch') {
-              return (queries: unknown[]) => {
-                if (isCommit(queries) && failures > 0) {
-                  failures--;
-                  return Promise.reject(new Error('database went away'));
-                }
-                return (value as (q: unknown[]) => Promise<unknown>).call(target, queries);
-              };
+        interceptDb(db, {
+          batch: (real) => (queries) => {
+            if (isCommitBatch(queries) && failures > 0) {
+              failures--;
+              return Promise.reject(new Error('database went away'));
             }
-            return typeof value === 'function' ? value.bind(target) : value;
+            return real(queries);
           },
-        }) as Database,
+        }),
     });
     const who = await seedCaller(faulty, { credits: 2 });
     const body = await expectError(await makeDocument(faulty, who, finalInvoice(), { key: 'fault-1' }), 500, 'commit_status_unknown');
@@ -143,22 +136,16 @@ describe('500 commit_status_unknown', () => {
     const faulty = await createTestApp({
       config: { commitTimeoutMs: 20 },
       wrapDb: (db) =>
-        new Proxy(db, {
-          get(target, property, receiver) {
-            const value = Reflect.get(target, property, receiver);
-            if (property === 'batch') {
-              return async (queries: unknown[]) => {
-                const result = await (value as (q: unknown[]) => Promise<unknown>).call(target, queries);
-                if (isCommit(queries) && slow) {
-                  slow = false;
-                  await new Promise((resolve) => setTimeout(resolve, 100));
-                }
-                return result;
-              };
+        interceptDb(db, {
+          batch: (real) => async (queries) => {
+            const result = await real(queries);
+            if (isCommitBatch(queries) && slow) {
+              slow = false;
+              await new Promise((resolve) => setTimeout(resolve, 100));
             }
-            return typeof value === 'function' ? value.bind(target) : value;
+            return result;
           },
-        }) as Database,
+        }),
     });
     const who = await seedCaller(faulty, { credits: 2 });
     const body = await expectError(await makeDocument(faulty, who, finalInvoice(), { key: 'fault-2' }), 500, 'commit_status_unknown');
@@ -253,10 +240,6 @@ describe('retention (section 8, 9.8)', () => {
 });
 
 /** The commit batch is the one that inserts a document record. */
-function isCommit(queries: unknown[]): boolean {
-  const first = queries[0] as { getQuery?: () => { sql: string } };
-  return first.getQuery?.().sql.includes('INSERT INTO "documents"') ?? false;
-}
 
 /** A lease as a running attempt of the same request holds it. */
 async function heldLease(key: string) {

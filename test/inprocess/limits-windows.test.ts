@@ -1,11 +1,10 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Database } from '../../src/db/database.ts';
 import { rateLimitWindows } from '../../src/db/schema.ts';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/http/json-parse.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
 import { acquireLease } from '../../src/idempotency/lease.ts';
-import { BASE, createTestApp, type TestApp } from '../support/app.ts';
+import { BASE, createTestApp, interceptDb, type TestApp } from '../support/app.ts';
 import { seedCaller, type Caller } from '../support/accounts.ts';
 import { finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 
@@ -241,18 +240,12 @@ describe('503 limiter_unavailable, for the operator', () => {
     const broken = await createTestApp({
       config: { rateLimitsEnabled: true },
       wrapDb: (db) =>
-        new Proxy(db, {
-          get(target, property, receiver) {
-            const value = Reflect.get(target, property, receiver);
-            if (property === 'insert') {
-              return (table: unknown) => {
-                if (table === rateLimitWindows) throw new Error('limiter storage down');
-                return (value as (t: unknown) => unknown).call(target, table);
-              };
-            }
-            return typeof value === 'function' ? value.bind(target) : value;
-          },
-        }) as Database,
+        interceptDb(db, {
+          insert: (real) => ((table: unknown) => {
+            if (table === rateLimitWindows) throw new Error('limiter storage down');
+            return (real as (table: unknown) => unknown)(table);
+          }) as never,
+        }),
     });
     const who = await seedCaller(broken, { credits: 5 });
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);

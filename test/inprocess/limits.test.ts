@@ -1,9 +1,8 @@
 import { and, eq, like } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PLANS, PLAN_NAMES } from '../../src/accounts/plans.ts';
-import type { Database } from '../../src/db/database.ts';
 import { rateLimitWindows } from '../../src/db/schema.ts';
-import { BASE, createTestApp, type TestApp } from '../support/app.ts';
+import { BASE, createTestApp, interceptDb, type TestApp } from '../support/app.ts';
 import { addKey, seedCaller, type Caller } from '../support/accounts.ts';
 import { finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 
@@ -259,18 +258,12 @@ describe('503 limiter_unavailable', () => {
     const broken = await createTestApp({
       config: { rateLimitsEnabled: true },
       wrapDb: (db) =>
-        new Proxy(db, {
-          get(target, property, receiver) {
-            const value = Reflect.get(target, property, receiver);
-            if (property === 'insert') {
-              return (table: unknown) => {
-                if (table === rateLimitWindows) throw new Error('limiter storage down');
-                return (value as (t: unknown) => unknown).call(target, table);
-              };
-            }
-            return typeof value === 'function' ? value.bind(target) : value;
-          },
-        }) as Database,
+        interceptDb(db, {
+          insert: (real) => ((table: unknown) => {
+            if (table === rateLimitWindows) throw new Error('limiter storage down');
+            return (real as (table: unknown) => unknown)(table);
+          }) as never,
+        }),
     });
     const who = await seedCaller(broken, { credits: 5 });
     const response = await makeDocument(broken, who, finalInvoice());

@@ -98,3 +98,27 @@ async function remoteApp(serverUrl: string, databaseUrl: string): Promise<TestAp
   };
   return { fetch, db: remoteDb, clock: new WallClock(), call: (path, init) => fetch(new Request(`${BASE}${path}`, init)) };
 }
+
+type Method = (...args: never[]) => unknown;
+type Batch = (queries: unknown[]) => Promise<unknown>;
+
+/**
+ * The database with some of its methods replaced, for fault injection: each replacement is made from the real
+ * method (bound), which it may call. Everything else is the database itself.
+ */
+export function interceptDb(db: Database, replacements: { batch?: (real: Batch) => Batch; insert?: (real: Method) => Method; select?: (real: Method) => Method }): Database {
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      const real = typeof value === 'function' ? value.bind(target) : value;
+      const replace = (replacements as Record<PropertyKey, ((real: never) => unknown) | undefined>)[property];
+      return replace ? replace(real as never) : real;
+    },
+  }) as Database;
+}
+
+/** Whether a batch is the commit of a document (its first statement records the document). */
+export function isCommitBatch(queries: unknown[]): boolean {
+  const first = queries[0] as { getQuery?: () => { sql: string } } | undefined;
+  return first?.getQuery?.().sql.includes('INSERT INTO "documents"') ?? false;
+}
