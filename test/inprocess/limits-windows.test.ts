@@ -4,7 +4,7 @@ import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/http/json-parse.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
 import { acquireLease } from '../../src/idempotency/lease.ts';
-import { BASE, createTestApp, interceptDb, type TestApp } from '../support/app.ts';
+import { BASE, createTestApp, withLimiterDown, type TestApp } from '../support/app.ts';
 import { seedCaller, type Caller } from '../support/accounts.ts';
 import { finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 
@@ -239,13 +239,7 @@ describe('503 limiter_unavailable, for the operator', () => {
   it('logs one error line that names the request and the limiter, and keeps the cause out of the answer', async () => {
     const broken = await createTestApp({
       config: { rateLimitsEnabled: true },
-      wrapDb: (db) =>
-        interceptDb(db, {
-          insert: (real) => ((table: unknown) => {
-            if (table === rateLimitWindows) throw new Error('limiter storage down');
-            return (real as (table: unknown) => unknown)(table);
-          }) as never,
-        }),
+      wrapDb: withLimiterDown,
     });
     const who = await seedCaller(broken, { credits: 5 });
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);

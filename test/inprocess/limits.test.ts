@@ -2,7 +2,7 @@ import { and, eq, like } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PLANS, PLAN_NAMES } from '../../src/accounts/plans.ts';
 import { rateLimitWindows } from '../../src/db/schema.ts';
-import { BASE, createTestApp, interceptDb, type TestApp } from '../support/app.ts';
+import { BASE, createTestApp, withLimiterDown, type TestApp } from '../support/app.ts';
 import { addKey, seedCaller, type Caller } from '../support/accounts.ts';
 import { finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 
@@ -257,13 +257,7 @@ describe('503 limiter_unavailable', () => {
   it('refuses the request unprocessed when the limiter cannot be reached', async () => {
     const broken = await createTestApp({
       config: { rateLimitsEnabled: true },
-      wrapDb: (db) =>
-        interceptDb(db, {
-          insert: (real) => ((table: unknown) => {
-            if (table === rateLimitWindows) throw new Error('limiter storage down');
-            return (real as (table: unknown) => unknown)(table);
-          }) as never,
-        }),
+      wrapDb: withLimiterDown,
     });
     const who = await seedCaller(broken, { credits: 5 });
     const response = await makeDocument(broken, who, finalInvoice());

@@ -122,3 +122,14 @@ export function isCommitBatch(queries: unknown[]): boolean {
   const first = queries[0] as { getQuery?: () => { sql: string } } | undefined;
   return first?.getQuery?.().sql.includes('INSERT INTO "documents"') ?? false;
 }
+
+/** The database with the rate-limit counters out of reach, as a limiter that cannot be reached. */
+export function withLimiterDown(db: Database): Database {
+  return interceptDb(db, {
+    insert: (real) =>
+      ((table: unknown) => {
+        if (table === schema.rateLimitWindows) throw new Error('limiter storage down');
+        return (real as (table: unknown) => unknown)(table);
+      }) as never,
+  });
+}
