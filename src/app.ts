@@ -1,14 +1,13 @@
 import type { Clock } from './clock.ts';
 import type { AppConfig } from './config.ts';
 import { HEADERS } from './contract/headers.ts';
-import { NEWEST_API_VERSION } from './contract/version.ts';
 import type { Database } from './db/database.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable, describeError, stackFrames } from './db/failures.ts';
 import type { FontSet } from './render/fonts.ts';
 import { ApiError } from './http/api-error.ts';
 import type { RequestContext } from './http/context.ts';
 import { newRequestId } from './http/request-id.ts';
-import { errorResponse } from './http/respond.ts';
+import { errorResponse, withAnswerHeaders } from './http/respond.ts';
 import { buildRouter } from './http/router.ts';
 import type { RouteSpec } from './http/route.ts';
 import { ROUTES } from './routes/index.ts';
@@ -58,8 +57,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
       response = errorResponse(error instanceof ApiError ? error : unexpected(context.requestId, error), context);
     }
     for (const [name, value] of Object.entries(context.rateLimits.headers(deps.clock.now()))) response.headers.set(name, value);
-    response.headers.set(HEADERS.version, NEWEST_API_VERSION);
-    response.headers.set(HEADERS.requestId, context.requestId);
+    withAnswerHeaders(response, context.requestId);
     if (deps.config.logRequests) logRequest(context, request.method, response.status, performance.now() - started);
     return response;
   };

@@ -1,4 +1,6 @@
+import { HEADERS } from '../contract/headers.ts';
 import { LIMITS } from '../contract/limits.ts';
+import { NEWEST_API_VERSION } from '../contract/version.ts';
 import { ApiError } from './api-error.ts';
 import type { RequestContext } from './context.ts';
 import { CACHE_CONTROL } from './cors.ts';
@@ -29,4 +31,11 @@ export function errorResponse(error: ApiError, context: Pick<RequestContext, 're
   // docs_url names {base_url}, the request's own origin when PUBLIC_BASE_URL is unset; and an error is an
   // answer to that moment (a limit, a busy engine), so no cache keeps one.
   return json(body, error.status, { [CACHE_CONTROL]: 'no-store', ...error.headers });
+}
+
+/** The headers every answer carries (section 9.1 and 7), whoever made it: the handler or a runtime. */
+export function withAnswerHeaders(response: Response, requestId: string): Response {
+  response.headers.set(HEADERS.version, NEWEST_API_VERSION);
+  response.headers.set(HEADERS.requestId, requestId);
+  return response;
 }

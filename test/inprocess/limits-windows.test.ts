@@ -6,7 +6,7 @@ import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
 import { acquireLease } from '../../src/idempotency/lease.ts';
 import { BASE, createTestApp, withLimiterDown, type TestApp } from '../support/app.ts';
 import { seedCaller, type Caller } from '../support/accounts.ts';
-import { finalInvoice, ledger, makeDocument } from '../support/documents.ts';
+import { expectRefusal, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 
 /**
  * Section 8 with more than one window involved: two full windows of the caller's own, the caller's limit
@@ -39,22 +39,12 @@ async function seedWindow(name: string, windowMs: number, count: number) {
     .onConflictDoUpdate({ target: [rateLimitWindows.bucket, rateLimitWindows.windowStart], set: { count } });
 }
 
-async function refusal(response: Response, status: number, code: string, detail: string) {
-  const text = await response.text();
-  expect(response.status, text).toBe(status);
-  const body = JSON.parse(text);
-  expect(body.error.code).toBe(code);
-  expect(body.error.details[0].code).toBe(detail);
-  expect(body.credit_used).toBe(false);
-  return body;
-}
-
 describe('two full windows of the caller’s own', () => {
   it('key hour and key day full: 429 preview_key_limit, Retry-After until the later (day) reset', async () => {
     await seedWindow(`preview:key:${caller.keyId}:hour`, HOUR, 30);
     await seedWindow(`preview:key:${caller.keyId}:day`, DAY, 200);
     const refused = await makeDocument(app, caller, preview());
-    await refusal(refused, 429, 'rate_limited', 'preview_key_limit');
+    await expectRefusal(refused, 429, 'rate_limited', 'preview_key_limit');
     expect(refused.headers.get('Retry-After')).toBe(String(DAY_RESET));
     expect(rateHeaders(refused).slice(1)).toEqual(['0', String(DAY_RESET)]);
     expect((await ledger(app, caller)).documents).toBe(0);
@@ -64,7 +54,7 @@ describe('two full windows of the caller’s own', () => {
     await seedWindow(`preview:account:${caller.account.id}:hour`, HOUR, 60);
     await seedWindow(`preview:account:${caller.account.id}:day`, DAY, 300);
     const refused = await makeDocument(app, caller, preview());
-    await refusal(refused, 429, 'rate_limited', 'preview_user_limit');
+    await expectRefusal(refused, 429, 'rate_limited', 'preview_user_limit');
     expect(refused.headers.get('Retry-After')).toBe(String(DAY_RESET));
   });
 
@@ -72,7 +62,7 @@ describe('two full windows of the caller’s own', () => {
     await seedWindow(`preview:key:${caller.keyId}:hour`, HOUR, 30);
     await seedWindow(`preview:account:${caller.account.id}:day`, DAY, 300);
     const refused = await makeDocument(app, caller, preview());
-    const body = await refusal(refused, 429, 'rate_limited', 'preview_user_limit');
+    const body = await expectRefusal(refused, 429, 'rate_limited', 'preview_user_limit');
     expect(refused.headers.get('Retry-After')).toBe(String(DAY_RESET));
     expect(body.error.message).toContain(`retry in ${DAY_RESET} seconds`);
   });
@@ -81,7 +71,7 @@ describe('two full windows of the caller’s own', () => {
     await seedWindow(`preview:key:${caller.keyId}:hour`, HOUR, 30);
     await seedWindow(`preview:key:${caller.keyId}:day`, DAY, 199);
     const refused = await makeDocument(app, caller, preview());
-    await refusal(refused, 429, 'rate_limited', 'preview_key_limit');
+    await expectRefusal(refused, 429, 'rate_limited', 'preview_key_limit');
     expect(refused.headers.get('Retry-After')).toBe(String(HOUR_RESET));
   });
 });
@@ -95,7 +85,7 @@ describe('the caller’s own limit together with the shared preview ceiling', ()
     await seedWindow(own(caller), ownMs, ownLimit);
     await seedWindow(shared, sharedMs, sharedLimit);
     const refused = await makeDocument(app, caller, preview());
-    await refusal(refused, 429, 'rate_limited', detail);
+    await expectRefusal(refused, 429, 'rate_limited', detail);
     expect(refused.headers.get('Retry-After')).toBe(String(retryAfter));
     expect(rateHeaders(refused)[0]).toBe(String(ownLimit));
   });
@@ -103,7 +93,7 @@ describe('the caller’s own limit together with the shared preview ceiling', ()
   it('the ceiling alone is 503 service_busy / preview_global_limit', async () => {
     await seedWindow('preview:global:day', DAY, 10_000);
     const refused = await makeDocument(app, caller, preview());
-    await refusal(refused, 503, 'service_busy', 'preview_global_limit');
+    await expectRefusal(refused, 503, 'service_busy', 'preview_global_limit');
     expect(refused.headers.get('Retry-After')).toBe(String(DAY_RESET));
     expect(rateHeaders(refused)[0]).toBe('120');
   });
@@ -186,7 +176,7 @@ describe('seconds and counts as the headers state them', () => {
     app.clock.current = NOW + 250;
     await seedWindow(`preview:key:${caller.keyId}:hour`, HOUR, 30);
     const refused = await makeDocument(app, caller, preview());
-    await refusal(refused, 429, 'rate_limited', 'preview_key_limit');
+    await expectRefusal(refused, 429, 'rate_limited', 'preview_key_limit');
     expect(refused.headers.get('Retry-After')).toBe(String(HOUR_RESET));
     expect(refused.headers.get('RateLimit-Reset')).toBe(String(HOUR_RESET));
     app.clock.current = NOW + 999;
@@ -197,7 +187,7 @@ describe('seconds and counts as the headers state them', () => {
   it('never states a negative remaining, even for a window counted past a limit since lowered', async () => {
     await seedWindow(`preview:key:${caller.keyId}:hour`, HOUR, 35);
     const refused = await makeDocument(app, caller, preview());
-    await refusal(refused, 429, 'rate_limited', 'preview_key_limit');
+    await expectRefusal(refused, 429, 'rate_limited', 'preview_key_limit');
     expect(rateHeaders(refused)).toEqual(['30', '0', String(HOUR_RESET)]);
   });
 
@@ -206,18 +196,18 @@ describe('seconds and counts as the headers state them', () => {
     ['the preview account day', (c: Caller) => `preview:account:${c.account.id}:day`, DAY, 300, 'preview_user_limit', 'Limit reached (300 per day)'],
   ])('a refusal’s message names %s limit and its window', async (_, bucket, ms, limit, detail, words) => {
     await seedWindow(bucket(caller), ms, limit);
-    const body = await refusal(await makeDocument(app, caller, preview()), 429, 'rate_limited', detail);
+    const body = await expectRefusal(await makeDocument(app, caller, preview()), 429, 'rate_limited', detail);
     expect(body.error.message).toContain(words);
   });
 
   it('a refusal’s message names the minute and the ten minutes', async () => {
     app.clock.current = Date.parse('2026-11-02T10:20:30Z');
     await seedWindow(`requests:key:${caller.keyId}`, 60_000, 120);
-    const requests = await refusal(await app.fetch(new Request(`${BASE}/api/v1/account`, { headers: caller.headers })), 429, 'rate_limited', 'request_key_limit');
+    const requests = await expectRefusal(await app.fetch(new Request(`${BASE}/api/v1/account`, { headers: caller.headers })), 429, 'rate_limited', 'request_key_limit');
     expect(requests.error.message).toContain('(120 per minute); retry in 30 seconds');
     await seedWindow('auth-failure:198.51.100.1', 600_000, 20);
     const signIn = await app.fetch(new Request(`${BASE}/api/v1/account`), { clientAddress: '198.51.100.1' });
-    const failures = await refusal(signIn, 429, 'rate_limited', 'auth_failure_limit');
+    const failures = await expectRefusal(signIn, 429, 'rate_limited', 'auth_failure_limit');
     expect(failures.error.message).toContain('(20 per 10 minutes); retry in 570 seconds');
   });
 });
@@ -245,7 +235,7 @@ describe('503 limiter_unavailable, for the operator', () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     try {
       const response = await broken.fetch(new Request(`${BASE}/api/v1/account`, { headers: who.headers }));
-      const body = await refusal(response, 503, 'service_busy', 'limiter_unavailable');
+      const body = await expectRefusal(response, 503, 'service_busy', 'limiter_unavailable');
       expect(JSON.stringify(body)).not.toContain('limiter storage down');
       // Section 7: service_busy means the request was not processed; the message says so, so a client may retry.
       expect(body.error.message).toContain('not processed');

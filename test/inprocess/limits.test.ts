@@ -4,7 +4,7 @@ import { PLANS, PLAN_NAMES } from '../../src/accounts/plans.ts';
 import { rateLimitWindows } from '../../src/db/schema.ts';
 import { BASE, createTestApp, withLimiterDown, type TestApp } from '../support/app.ts';
 import { addKey, seedCaller, type Caller } from '../support/accounts.ts';
-import { finalInvoice, ledger, makeDocument } from '../support/documents.ts';
+import { expectRefusal, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 
 let app: TestApp;
 let caller: Caller;
@@ -19,16 +19,6 @@ const account = (who: Caller = caller, address = '203.0.113.9') =>
   app.fetch(new Request(`${BASE}/api/v1/account`, { headers: who.headers }), { clientAddress: address });
 const rateHeaders = (response: Response) =>
   ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((name) => response.headers.get(name));
-
-async function refusal(response: Response, status: number, code: string, detail: string) {
-  const text = await response.text();
-  expect(response.status, text).toBe(status);
-  const body = JSON.parse(text);
-  expect(body.error.code).toBe(code);
-  expect(body.error.details[0].code).toBe(detail);
-  expect(body.credit_used).toBe(false);
-  return body;
-}
 
 /** Sets a bucket's count in its current window, as if earlier requests had used it. */
 async function seedWindow(name: string, windowMs: number, count: number) {
@@ -45,7 +35,7 @@ describe('requests per key (120 a minute, every authenticated request)', () => {
       if (i === 1 || i === 120) expect(rateHeaders(response)).toEqual(['120', String(120 - i), '45']);
     }
     const refused = await account();
-    await refusal(refused, 429, 'rate_limited', 'request_key_limit');
+    await expectRefusal(refused, 429, 'rate_limited', 'request_key_limit');
     expect(refused.headers.get('Retry-After')).toBe('45');
     expect(rateHeaders(refused)).toEqual(['120', '0', '45']);
     const [row] = await app.db.select().from(rateLimitWindows).where(like(rateLimitWindows.bucket, 'requests:%'));
@@ -82,7 +72,7 @@ describe('new finals per key (free 10 a minute; replays not counted)', () => {
       if (i === 9) expect(rateHeaders(response)).toEqual(['10', '0', '30']);
     }
     const refused = await makeDocument(app, caller, finalInvoice(), { key: 'f-10' });
-    await refusal(refused, 429, 'rate_limited', 'final_key_limit');
+    await expectRefusal(refused, 429, 'rate_limited', 'final_key_limit');
     expect(refused.headers.get('Retry-After')).toBe('30');
     expect(rateHeaders(refused)).toEqual(['10', '0', '30']);
     expect(await ledger(app, caller)).toMatchObject({ credits: 490, documents: 10 });
@@ -99,7 +89,7 @@ describe('previews (per key 30/hour and 200/day, per account 60/hour and 300/day
     app.clock.current = Date.parse('2026-11-02T10:59:00Z');
     await seedWindow(`preview:key:${caller.keyId}:hour`, 3_600_000, 30);
     const refused = await makeDocument(app, caller, preview());
-    await refusal(refused, 429, 'rate_limited', 'preview_key_limit');
+    await expectRefusal(refused, 429, 'rate_limited', 'preview_key_limit');
     expect(refused.headers.get('Retry-After')).toBe('60');
     expect(rateHeaders(refused)).toEqual(['30', '0', '60']);
     app.clock.current = Date.parse('2026-11-02T11:00:00Z');
@@ -110,7 +100,7 @@ describe('previews (per key 30/hour and 200/day, per account 60/hour and 300/day
     app.clock.current = Date.parse('2026-11-02T23:00:00Z');
     await seedWindow(`preview:key:${caller.keyId}:day`, 86_400_000, 200);
     const refused = await makeDocument(app, caller, preview());
-    await refusal(refused, 429, 'rate_limited', 'preview_key_limit');
+    await expectRefusal(refused, 429, 'rate_limited', 'preview_key_limit');
     expect(refused.headers.get('Retry-After')).toBe('3600');
     expect(rateHeaders(refused)).toEqual(['200', '0', '3600']);
   });
@@ -122,7 +112,7 @@ describe('previews (per key 30/hour and 200/day, per account 60/hour and 300/day
     await seedWindow(`preview:account:${caller.account.id}:hour`, 3_600_000, 60);
     app.clock.current = Date.parse('2026-11-02T10:45:00Z');
     const refused = await makeDocument(app, third, preview());
-    await refusal(refused, 429, 'rate_limited', 'preview_user_limit');
+    await expectRefusal(refused, 429, 'rate_limited', 'preview_user_limit');
     expect(rateHeaders(refused)).toEqual(['60', '0', '900']);
   });
 
@@ -130,7 +120,7 @@ describe('previews (per key 30/hour and 200/day, per account 60/hour and 300/day
     await seedWindow(`preview:account:${caller.account.id}:day`, 86_400_000, 300);
     app.clock.current = Date.parse('2026-11-02T22:00:00Z');
     const refused = await makeDocument(app, caller, preview());
-    await refusal(refused, 429, 'rate_limited', 'preview_user_limit');
+    await expectRefusal(refused, 429, 'rate_limited', 'preview_user_limit');
     expect(rateHeaders(refused)).toEqual(['300', '0', '7200']);
   });
 
@@ -140,7 +130,7 @@ describe('previews (per key 30/hour and 200/day, per account 60/hour and 300/day
   ])("answers 503 service_busy / preview_global_limit when everyone's previews reach the %s ceiling", async (window, ms, limit) => {
     await seedWindow(`preview:global:${window}`, ms, limit);
     const refused = await makeDocument(app, caller, preview());
-    await refusal(refused, 503, 'service_busy', 'preview_global_limit');
+    await expectRefusal(refused, 503, 'service_busy', 'preview_global_limit');
     expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0);
     expect(rateHeaders(refused).slice(0, 2)).toEqual(['120', '119']);
     expect((await makeDocument(app, caller, finalInvoice())).status).toBe(201);
@@ -198,7 +188,7 @@ describe('replays (replay_limit)', () => {
     expect((await makeDocument(app, caller, body, { key: 'r-1' })).status).toBe(201);
     await seedWindow(bucket(caller), ms, limit);
     const refused = await makeDocument(app, caller, body, { key: 'r-1' });
-    await refusal(refused, 429, 'rate_limited', 'replay_limit');
+    await expectRefusal(refused, 429, 'rate_limited', 'replay_limit');
     expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0);
     expect(rateHeaders(refused).slice(0, 2), 'replay buckets are not reported: the requests bucket is').toEqual(['120', '118']);
     expect(await ledger(app, caller)).toMatchObject({ documents: 1 });
@@ -213,7 +203,7 @@ describe('failed sign-ins per network (20 per 10 minutes)', () => {
     app.clock.current = Date.parse('2026-11-02T10:05:00Z');
     for (let i = 0; i < 20; i++) expect((await signIn({ Authorization: `Bearer wrong-${i}` }, '198.51.100.7')).status).toBe(401);
     const blocked = await signIn({}, '198.51.100.7');
-    await refusal(blocked, 429, 'rate_limited', 'auth_failure_limit');
+    await expectRefusal(blocked, 429, 'rate_limited', 'auth_failure_limit');
     expect(blocked.headers.get('Retry-After')).toBe('300');
     expect((await signIn(caller.headers, '198.51.100.7')).status).toBe(200);
     expect((await signIn({ Authorization: 'Bearer wrong' }, '198.51.100.8')).status).toBe(401);
@@ -223,7 +213,7 @@ describe('failed sign-ins per network (20 per 10 minutes)', () => {
 
   it('counts an IPv6 /64 as one network', async () => {
     for (let i = 0; i < 20; i++) await signIn({}, `2001:db8:1:2::${i + 1}`);
-    await refusal(await signIn({}, '2001:db8:1:2:ffff::9'), 429, 'rate_limited', 'auth_failure_limit');
+    await expectRefusal(await signIn({}, '2001:db8:1:2:ffff::9'), 429, 'rate_limited', 'auth_failure_limit');
     expect((await signIn({}, '2001:db8:1:3::1')).status).toBe(401);
   });
 
@@ -247,7 +237,7 @@ describe('failed sign-ins per network (20 per 10 minutes)', () => {
     const proxied = await createTestApp({ env: { TRUST_X_FORWARDED_FOR: 'true' }, config: { rateLimitsEnabled: true } });
     const request = () => new Request(`${BASE}/api/v1/account`, { headers: { 'X-Forwarded-For': address } });
     for (let i = 0; i < 20; i++) expect((await proxied.fetch(request(), { clientAddress: '192.0.2.1' })).status).toBe(401);
-    await refusal(await proxied.fetch(request(), { clientAddress: '192.0.2.1' }), 429, 'rate_limited', 'auth_failure_limit');
+    await expectRefusal(await proxied.fetch(request(), { clientAddress: '192.0.2.1' }), 429, 'rate_limited', 'auth_failure_limit');
     const [row] = await proxied.db.select().from(rateLimitWindows).where(like(rateLimitWindows.bucket, 'auth-failure:%'));
     expect(row!.bucket).toBe('auth-failure:unknown');
   });
@@ -261,7 +251,7 @@ describe('503 limiter_unavailable', () => {
     });
     const who = await seedCaller(broken, { credits: 5 });
     const response = await makeDocument(broken, who, finalInvoice());
-    const body = await refusal(response, 503, 'service_busy', 'limiter_unavailable');
+    const body = await expectRefusal(response, 503, 'service_busy', 'limiter_unavailable');
     expect(JSON.stringify(body)).not.toContain('limiter storage down');
     expect(response.headers.get('Retry-After')).toBe('5');
     expect(await ledger(broken, who)).toMatchObject({ credits: 5, documents: 0 });
@@ -277,7 +267,7 @@ describe('the account route reports the limits the limiter enforces', () => {
     app.clock.current = MINUTE_START + 60_000 * (1 + PLAN_NAMES.indexOf(plan));
     await seedWindow(`final:key:${who.keyId}`, 60_000, limits.final_per_minute_key - 1);
     expect((await makeDocument(app, who, finalInvoice())).status).toBe(201);
-    await refusal(await makeDocument(app, who, finalInvoice()), 429, 'rate_limited', 'final_key_limit');
+    await expectRefusal(await makeDocument(app, who, finalInvoice()), 429, 'rate_limited', 'final_key_limit');
     const [row] = await app.db
       .select()
       .from(rateLimitWindows)

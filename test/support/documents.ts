@@ -58,6 +58,14 @@ export async function expectError(response: Response, status: number, code: stri
   return body;
 }
 
+/** Asserts a refusal of the contract with its detail, nothing charged, and returns its body. */
+export async function expectRefusal(response: Response, status: number, code: string, detail: string) {
+  const body = await expectError(response, status, code);
+  expect(body.error.details[0].code).toBe(detail);
+  expect(body.credit_used).toBe(false);
+  return body;
+}
+
 /** A document record as the commit takes it, for tests that call commitDocument directly. */
 export function documentRow(app: TestApp, who: Caller, id: string) {
   return {
