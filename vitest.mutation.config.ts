@@ -7,5 +7,8 @@ import base from './vitest.config.ts';
  * The real-server suites (smoke, CLI) run other processes that the mutant never reaches.
  */
 export default defineConfig({
-  test: { ...base.test, include: ['test/api/**/*.test.ts', 'test/inprocess/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/render/**/*.test.ts'] },
+  test: {
+    ...base.test,
+    include: ['test/api/**/*.test.ts', 'test/inprocess/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/render/**/*.test.ts'],
+  },
 });

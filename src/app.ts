@@ -3,17 +3,17 @@ import type { AppConfig } from './config.ts';
 import { HEADERS } from './contract/headers.ts';
 import type { Database } from './db/database.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable, describeError, stackFrames } from './db/failures.ts';
-import type { FontSet } from './render/fonts.ts';
 import { ApiError } from './http/api-error.ts';
 import type { RequestContext } from './http/context.ts';
+import { guardRoute } from './http/guard.ts';
 import { newRequestId } from './http/request-id.ts';
 import { errorResponse, withAnswerHeaders } from './http/respond.ts';
-import { buildRouter } from './http/router.ts';
 import type { RouteSpec } from './http/route.ts';
-import { ROUTES } from './routes/index.ts';
-import { guardRoute } from './http/guard.ts';
+import { buildRouter } from './http/router.ts';
 import { RateLimitReport } from './limits/report.ts';
 import { RenderEngine } from './render/engine.ts';
+import type { FontSet } from './render/fonts.ts';
+import { ROUTES } from './routes/index.ts';
 
 export interface AppDeps {
   readonly db: Database;
@@ -43,7 +43,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
       requestId: newRequestId(),
       baseUrl: deps.config.publicBaseUrl ?? url.origin,
       deps,
-      clientAddress: deps.config.trustForwardedFor ? forwardedFor(request) ?? connection.clientAddress : connection.clientAddress,
+      clientAddress: deps.config.trustForwardedFor ? (forwardedFor(request) ?? connection.clientAddress) : connection.clientAddress,
       rateLimits: new RateLimitReport(),
       engine,
       trace: {},
@@ -95,7 +95,12 @@ function logRequest(context: Omit<RequestContext, 'params'>, method: string, sta
 function unexpected(requestId: string, error: unknown): ApiError {
   const unavailable = databaseUnavailable(error) !== undefined;
   console.error(
-    JSON.stringify({ level: unavailable ? 'warn' : 'error', request_id: requestId, error: describeError(error), at: stackFrames(error).slice(0, 8) }),
+    JSON.stringify({
+      level: unavailable ? 'warn' : 'error',
+      request_id: requestId,
+      error: describeError(error),
+      at: stackFrames(error).slice(0, 8),
+    }),
   );
   if (!unavailable) return new ApiError('internal_error');
   return new ApiError('service_busy', {

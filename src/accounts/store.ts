@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
 import { accounts } from '../db/schema.ts';
 import { newId } from '../ids.ts';
-import { PLANS, planOf, type PlanName } from './plans.ts';
+import { PLANS, type PlanName, planOf } from './plans.ts';
 
 export type AccountRow = typeof accounts.$inferSelect;
 

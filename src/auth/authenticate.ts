@@ -1,10 +1,10 @@
 import { HEADERS } from '../contract/headers.ts';
 import type { Scope } from '../contract/scopes.ts';
-import { ApiError } from '../http/api-error.ts';
 import { describeError } from '../db/failures.ts';
+import { ApiError } from '../http/api-error.ts';
 import type { RequestContext } from '../http/context.ts';
 import { hashKey, isWellFormedKey } from './key-format.ts';
-import { findActiveKey, scopesOf, touchKey, type KeyWithAccount } from './store.ts';
+import { findActiveKey, type KeyWithAccount, scopesOf, touchKey } from './store.ts';
 
 export type AuthContext = KeyWithAccount;
 
@@ -34,7 +34,9 @@ export async function authenticate(context: RequestContext): Promise<AuthContext
     await touchKey(context.deps.db, found.key, context.deps.clock.now());
   } catch (error) {
     // last_used_at is a convenience for the operator: a write that fails (a busy database) never fails the request.
-    console.error(JSON.stringify({ level: 'warn', request_id: context.requestId, error: `last_used_at not written: ${describeError(error)}` }));
+    console.error(
+      JSON.stringify({ level: 'warn', request_id: context.requestId, error: `last_used_at not written: ${describeError(error)}` }),
+    );
   }
   return found;
 }

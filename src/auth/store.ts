@@ -1,10 +1,10 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { AccountRow } from '../accounts/store.ts';
 import { KEY_KINDS, type KeyKind, type Scope } from '../contract/scopes.ts';
 import type { Database } from '../db/database.ts';
 import { preparedPerDatabase } from '../db/prepared.ts';
 import { accounts, apiKeys } from '../db/schema.ts';
 import { newId } from '../ids.ts';
-import type { AccountRow } from '../accounts/store.ts';
 import { displayPrefix, generateKey, hashKey } from './key-format.ts';
 
 export const MAX_ACTIVE_KEYS = 3;
@@ -79,7 +79,10 @@ export async function regenerateKey(db: Database, id: string, now: number): Prom
       SELECT ${newKeyId}, account_id, name, kind, ${prefix}, ${hash}, scopes, ${now}
       FROM ${apiKeys} WHERE id = ${id} AND revoked_at IS NULL
       RETURNING name, scopes`),
-    db.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))),
+    db
+      .update(apiKeys)
+      .set({ revokedAt: now })
+      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))),
   ]);
   const row = (inserted as { name: string; scopes: string }[])[0];
   return row ? { id: newKeyId, key, prefix, name: row.name, scopes: scopesOf(row) } : undefined;

@@ -1,6 +1,6 @@
 import { isPlanName, PLAN_NAMES } from '../accounts/plans.ts';
-import { confirmEmail, createAccount, findAccount, setCredits, type AccountRow } from '../accounts/store.ts';
-import { createKey, listKeys, regenerateKey, revokeKey, scopesOf, type CreateKeyFailure, type KeyRow } from '../auth/store.ts';
+import { type AccountRow, confirmEmail, createAccount, findAccount, setCredits } from '../accounts/store.ts';
+import { type CreateKeyFailure, createKey, type KeyRow, listKeys, regenerateKey, revokeKey, scopesOf } from '../auth/store.ts';
 import { isoSeconds } from '../clock.ts';
 import { KEY_KINDS, type KeyKind } from '../contract/scopes.ts';
 import type { Database } from '../db/database.ts';
@@ -129,7 +129,10 @@ export const COMMANDS: Record<string, Command> = {
       const accountId = requiredString(input, 'account');
       const kind = requiredString(input, 'kind');
       if (!Object.hasOwn(KEY_KINDS, kind)) throw new CliError('--kind must be full or preview.');
-      const name = typeof input.options.name === 'string' && input.options.name.trim() ? input.options.name.trim() : `${KEY_KINDS[kind as KeyKind].label} key`;
+      const name =
+        typeof input.options.name === 'string' && input.options.name.trim()
+          ? input.options.name.trim()
+          : `${KEY_KINDS[kind as KeyKind].label} key`;
       const created = await createKey(db, { accountId, kind: kind as KeyKind, name, now });
       if (typeof created === 'string') throw new CliError(KEY_FAILURES[created]);
       return created;

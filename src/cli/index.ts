@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_DATABASE_URL, openDatabase } from '../db/libsql.ts';
 import { databaseUnavailable, describeError, stackFrames } from '../db/failures.ts';
-import { CliError, COMMANDS } from './commands.ts';
+import { DEFAULT_DATABASE_URL, openDatabase } from '../db/libsql.ts';
+import { CliError, COMMANDS, type Command } from './commands.ts';
 
 /** An operator command is in no hurry: it waits for a server's write lock longer than a request does. */
 const CLI_BUSY_WAIT_MS = 10_000;
@@ -11,7 +11,14 @@ const CLI_BUSY_WAIT_MS = 10_000;
  * on failure a message on stderr and exit code 1. Uses DATABASE_URL like the server, migrating it if needed.
  */
 function overview(): string {
-  return ['Usage: npm run --silent svc -- <command> [options]', '', 'Commands:', ...Object.values(COMMANDS).map((c) => `  ${c.usage}`), '', 'Add --help to a command for more.'].join('\n');
+  return [
+    'Usage: npm run --silent svc -- <command> [options]',
+    '',
+    'Commands:',
+    ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
+    '',
+    'Add --help to a command for more.',
+  ].join('\n');
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -30,16 +37,13 @@ async function main(argv: string[]): Promise<number> {
     console.log(`Usage: npm run --silent svc -- ${command.usage}\n\n${command.help}`);
     return 0;
   }
-  let parsed;
+  const parsed = readArguments(command, rest);
+  if (!parsed) return 1;
+  let opened: Awaited<ReturnType<typeof openDatabase>> | undefined;
   try {
-    parsed = parseArgs({ args: rest, options: command.options, allowPositionals: true, strict: true });
-  } catch (error) {
-    console.error(`svc: ${(error as Error).message}\nUsage: npm run --silent svc -- ${command.usage}`);
-    return 1;
-  }
-  let opened;
-  try {
-    opened = await openDatabase(process.env.DATABASE_URL || DEFAULT_DATABASE_URL, process.env.DATABASE_AUTH_TOKEN, { busyWaitMs: CLI_BUSY_WAIT_MS });
+    opened = await openDatabase(process.env.DATABASE_URL || DEFAULT_DATABASE_URL, process.env.DATABASE_AUTH_TOKEN, {
+      busyWaitMs: CLI_BUSY_WAIT_MS,
+    });
     const result = await command.run({ positionals: parsed.positionals, options: parsed.values }, { db: opened.db, now: Date.now() });
     console.log(JSON.stringify(result));
     return 0;
@@ -51,12 +55,23 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+function readArguments(command: Command, args: string[]) {
+  try {
+    return parseArgs({ args, options: command.options, allowPositionals: true, strict: true });
+  } catch (error) {
+    console.error(`svc: ${(error as Error).message}\nUsage: npm run --silent svc -- ${command.usage}`);
+    return undefined;
+  }
+}
+
 /** What the operator is told: a refusal as it is, the database's state with what to do, never a query's values. */
 function failureMessage(error: unknown): string {
   if (error instanceof CliError) return error.message;
   const unavailable = databaseUnavailable(error);
-  if (unavailable?.nothingWritten) return `the database is busy or cannot be reached; nothing was changed. Try again. (${describeError(error)})`;
-  if (unavailable) return `the database connection failed; the change may or may not have been made. Check before trying again. (${describeError(error)})`;
+  if (unavailable?.nothingWritten)
+    return `the database is busy or cannot be reached; nothing was changed. Try again. (${describeError(error)})`;
+  if (unavailable)
+    return `the database connection failed; the change may or may not have been made. Check before trying again. (${describeError(error)})`;
   return [describeError(error), ...stackFrames(error)].join('\n    ');
 }
 

@@ -22,7 +22,8 @@ const VALIDATION_DETAILS = {
   unknown_field: 'The template has no field of that name, or a line item has a name other than description, quantity and unit_price.',
   too_long: 'The value is longer than its limit (text 200 code points, multiline 2,000, line items as text 12,000, url 300).',
   line_break_not_allowed: 'A one-line text value contains a line break.',
-  invalid_characters: 'The value contains a bidi control (U+202A–U+202E, U+2066–U+2069), U+FEFF, U+200B, another control character, or a CR not followed by LF.',
+  invalid_characters:
+    'The value contains a bidi control (U+202A–U+202E, U+2066–U+2069), U+FEFF, U+200B, another control character, or a CR not followed by LF.',
   invalid_date: 'Not a real calendar date in the form YYYY-MM-DD.',
   not_one_of: 'Not one of the listed values (exact and case-sensitive).',
   not_a_number: 'Not a decimal number in an accepted form.',
@@ -119,7 +120,8 @@ export const ERRORS = {
     status: 404,
     meaning: 'File route always answers this.',
     creditUsed: 'not_stated',
-    action: 'Files are not stored. Repeat the POST /api/v1/documents request with the same Idempotency-Key within 24 hours to get the file again free.',
+    action:
+      'Files are not stored. Repeat the POST /api/v1/documents request with the same Idempotency-Key within 24 hours to get the file again free.',
     details: {},
   },
   method_not_allowed: {
@@ -163,7 +165,8 @@ export const ERRORS = {
   },
   response_too_large: {
     status: 413,
-    meaning: 'PDF too large to return (JSON form limit 3,000,000 bytes before base64; file form 4,000,000 bytes); nothing charged; ask for the file form.',
+    meaning:
+      'PDF too large to return (JSON form limit 3,000,000 bytes before base64; file form 4,000,000 bytes); nothing charged; ask for the file form.',
     creditUsed: 'false',
     action: 'Ask for the binary form (Accept: application/pdf), or shorten the document.',
     details: {},
@@ -261,9 +264,7 @@ export const ERRORS = {
 } as const satisfies Record<string, ErrorEntry>;
 
 export type ErrorCode = keyof typeof ERRORS;
-export type DetailCode<C extends ErrorCode = ErrorCode> = C extends ErrorCode
-  ? keyof (typeof ERRORS)[C]['details'] & string
-  : never;
+export type DetailCode<C extends ErrorCode = ErrorCode> = C extends ErrorCode ? keyof (typeof ERRORS)[C]['details'] & string : never;
 export type ValidationDetailCode = DetailCode<'validation_failed'>;
 
 export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];

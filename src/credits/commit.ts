@@ -2,16 +2,13 @@ import { and, eq, sql } from 'drizzle-orm';
 import { HEADERS } from '../contract/headers.ts';
 import type { Database } from '../db/database.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from '../db/failures.ts';
-import { ApiError } from '../http/api-error.ts';
 import { accounts, documents, idempotencyKeys } from '../db/schema.ts';
-import { heldBy, readKey, type Lease } from '../idempotency/lease.ts';
+import { ApiError } from '../http/api-error.ts';
+import { heldBy, type Lease, readKey } from '../idempotency/lease.ts';
 
 export type NewDocumentRow = typeof documents.$inferInsert & { id: string; accountId: string };
 
-export type CommitOutcome =
-  | { kind: 'committed'; creditsRemaining: number }
-  | { kind: 'no_credit' }
-  | { kind: 'lease_lost' };
+export type CommitOutcome = { kind: 'committed'; creditsRemaining: number } | { kind: 'no_credit' } | { kind: 'lease_lost' };
 
 /**
  * The database refused the batch before running any of it (its lock stayed held, or it could not be reached
@@ -38,9 +35,7 @@ export async function commitDocument(
   input: { row: NewDocumentRow; charge: boolean; lease: Lease | undefined },
 ): Promise<CommitOutcome> {
   const { row, charge, lease } = input;
-  const hasCredit = charge
-    ? sql`EXISTS (SELECT 1 FROM ${accounts} WHERE id = ${row.accountId} AND credits_remaining > 0)`
-    : sql`1 = 1`;
+  const hasCredit = charge ? sql`EXISTS (SELECT 1 FROM ${accounts} WHERE id = ${row.accountId} AND credits_remaining > 0)` : sql`1 = 1`;
   const holdsLease = lease ? sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${heldBy(lease)})` : sql`1 = 1`;
   const recorded = sql`EXISTS (SELECT 1 FROM ${documents} WHERE id = ${row.id})`;
 
@@ -52,11 +47,22 @@ export async function commitDocument(
     WHERE ${hasCredit} AND ${holdsLease}
     RETURNING id`);
   const balance = charge
-    ? db.update(accounts).set({ creditsRemaining: sql`credits_remaining - 1` }).where(and(eq(accounts.id, row.accountId), recorded)).returning({ credits: accounts.creditsRemaining })
+    ? db
+        .update(accounts)
+        .set({ creditsRemaining: sql`credits_remaining - 1` })
+        .where(and(eq(accounts.id, row.accountId), recorded))
+        .returning({ credits: accounts.creditsRemaining })
     : db.select({ credits: accounts.creditsRemaining }).from(accounts).where(eq(accounts.id, row.accountId));
-  const complete = lease ? [db.update(idempotencyKeys).set({ documentId: row.id }).where(and(heldBy(lease), recorded))] : [];
+  const complete = lease
+    ? [
+        db
+          .update(idempotencyKeys)
+          .set({ documentId: row.id })
+          .where(and(heldBy(lease), recorded)),
+      ]
+    : [];
 
-  let results;
+  let results: unknown[];
   try {
     results = await db.batch([insert, balance, ...complete]);
   } catch (error) {
@@ -66,7 +72,7 @@ export async function commitDocument(
   const [inserted, credits] = results as [{ id: string }[], { credits: number }[]];
   if (inserted.length === 1) return { kind: 'committed', creditsRemaining: credits[0]!.credits };
   if (!lease) return { kind: 'no_credit' };
-  let held;
+  let held: Awaited<ReturnType<typeof readKey>>;
   try {
     held = await readKey(db, lease);
   } catch (error) {

@@ -26,13 +26,13 @@ const VALUES = Symbol('values');
  */
 function rowMaker(columns: readonly string[]): (values: unknown[]) => Row {
   const prototype = Object.defineProperty({}, 'length', { value: columns.length });
-  columns.forEach((_, index) =>
+  columns.forEach((_, index) => {
     Object.defineProperty(prototype, index, {
       get(this: { [VALUES]: unknown[] }) {
         return this[VALUES][index];
       },
-    }),
-  );
+    });
+  });
   return (values) => {
     const row: Record<string | symbol, unknown> = Object.create(prototype);
     row[VALUES] = values;
@@ -51,9 +51,21 @@ interface Prepared {
   makeRow: (values: unknown[]) => Row;
 }
 
-function resultSet(prepared: Pick<Prepared, 'columns' | 'columnTypes'>, rows: Row[], rowsAffected: number, lastInsertRowid: bigint | undefined): ResultSet {
+function resultSet(
+  prepared: Pick<Prepared, 'columns' | 'columnTypes'>,
+  rows: Row[],
+  rowsAffected: number,
+  lastInsertRowid: bigint | undefined,
+): ResultSet {
   const { columns, columnTypes } = prepared;
-  return { columns, columnTypes, rows, rowsAffected, lastInsertRowid, toJSON: () => ({ columns, columnTypes, rows: rows.map((row) => ({ ...row })), rowsAffected }) };
+  return {
+    columns,
+    columnTypes,
+    rows,
+    rowsAffected,
+    lastInsertRowid,
+    toJSON: () => ({ columns, columnTypes, rows: rows.map((row) => ({ ...row })), rowsAffected }),
+  };
 }
 
 /** How long a call waits in all for another connection's write lock before it fails with DatabaseBusy. */

@@ -64,7 +64,11 @@ const D1_LOST = ['Network connection lost', 'storage caused object to be reset',
 /** The error and its causes, outermost first (drizzle's query error wraps the driver's, which may wrap more). */
 function chain(error: unknown): unknown[] {
   const errors: unknown[] = [];
-  for (let current = error; current !== undefined && current !== null && errors.length < 6; current = (current as { cause?: unknown }).cause) {
+  for (
+    let current = error;
+    current !== undefined && current !== null && errors.length < 6;
+    current = (current as { cause?: unknown }).cause
+  ) {
     errors.push(current);
     if (typeof current !== 'object') break;
   }
@@ -126,5 +130,10 @@ export function describeError(error: unknown): string {
 /** The `at …` lines of an error's stack: where it happened, without its message (which may hold parameters). */
 export function stackFrames(error: unknown): string[] {
   const stack = error instanceof Error ? error.stack : undefined;
-  return stack ? stack.split('\n').filter((line) => /^\s+at /.test(line)).map((line) => line.trim()) : [];
+  return stack
+    ? stack
+        .split('\n')
+        .filter((line) => /^\s+at /.test(line))
+        .map((line) => line.trim())
+    : [];
 }

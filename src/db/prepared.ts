@@ -7,8 +7,10 @@ import type { Database } from './database.ts';
 export function preparedPerDatabase<Query>(build: (db: Database) => Query): (db: Database) => Query {
   const built = new WeakMap<Database, Query>();
   return (db) => {
-    let query = built.get(db);
-    if (!query) built.set(db, (query = build(db)));
+    const known = built.get(db);
+    if (known) return known;
+    const query = build(db);
+    built.set(db, query);
     return query;
   };
 }

@@ -16,7 +16,9 @@ export const apiKeys = sqliteTable(
   'api_keys',
   {
     id: text('id').primaryKey(),
-    accountId: text('account_id').notNull().references(() => accounts.id),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
     name: text('name').notNull(),
     kind: text('kind').notNull(),
     /** Display prefix, never the secret. */
@@ -36,7 +38,9 @@ export const documents = sqliteTable(
   'documents',
   {
     id: text('id').primaryKey(),
-    accountId: text('account_id').notNull().references(() => accounts.id),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
     keyId: text('key_id').notNull(),
     template: text('template').notNull(),
     templateVersion: text('template_version').notNull(),

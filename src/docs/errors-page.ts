@@ -1,4 +1,4 @@
-import { ERRORS, ERROR_CODES, type CreditUsedOnError } from '../contract/errors.ts';
+import { type CreditUsedOnError, ERROR_CODES, ERRORS } from '../contract/errors.ts';
 import { escapeHtml, inlineCode, page } from './html.ts';
 
 const CREDIT_USED: Record<CreditUsedOnError, string> = {

@@ -1,28 +1,28 @@
 import { planOf } from '../accounts/plans.ts';
-import { renewPeriodIfEnded, findAccount } from '../accounts/store.ts';
-import { finalBuckets, previewBuckets, replayBuckets } from '../limits/buckets.ts';
-import { countRequest } from '../limits/count.ts';
-import { requireScope, type AuthContext } from '../auth/authenticate.ts';
+import { findAccount, renewPeriodIfEnded } from '../accounts/store.ts';
+import { type AuthContext, requireScope } from '../auth/authenticate.ts';
 import { isoSeconds } from '../clock.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { IN_PROGRESS_RETRY_AFTER_SECONDS } from '../contract/limits.ts';
 import { commitDocument } from '../credits/commit.ts';
 import type { Database } from '../db/database.ts';
 import { describeError } from '../db/failures.ts';
-import { ApiError } from '../http/api-error.ts';
+import { sha256Hex } from '../hash.ts';
 import { wantsJson } from '../http/accept.ts';
+import { ApiError } from '../http/api-error.ts';
 import { readJsonBody } from '../http/body.ts';
 import type { KeyedContext } from '../http/context.ts';
 import { isJsonObject, type JsonValue } from '../http/json-parse.ts';
-import { sha256Hex } from '../hash.ts';
-import { newId } from '../ids.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
 import { readIdempotencyKey } from '../idempotency/key.ts';
-import { acquireLease, releaseLease, type Lease } from '../idempotency/lease.ts';
+import { acquireLease, type Lease, releaseLease } from '../idempotency/lease.ts';
+import { newId } from '../ids.ts';
+import { finalBuckets, previewBuckets, replayBuckets } from '../limits/buckets.ts';
+import { countRequest } from '../limits/count.ts';
 import { UndrawableText } from '../render/pdf-writer.ts';
 import { documentFilename } from './filename.ts';
 import { findDocument } from './record.ts';
-import { parseDocumentRequest, type DocumentRequest } from './request.ts';
+import { type DocumentRequest, parseDocumentRequest } from './request.ts';
 import { documentCreated } from './respond.ts';
 
 /** Section 5.4: a final needs documents:create, a preview documents:preview; checked before the fields. */
@@ -103,13 +103,14 @@ async function makeNew(context: KeyedContext, document: DocumentRequest, lease: 
     bytes: bytes.length,
     createdAt: deps.clock.now(),
   };
-  let outcome;
+  let outcome: Awaited<ReturnType<typeof commitDocument>>;
   try {
     outcome = await withTimeout(commitDocument(deps.db, { row, charge: final, lease }), deps.config.commitTimeoutMs);
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw new ApiError('commit_status_unknown', {
-      message: 'The document was made but the credit could not be confirmed. Wait 35 seconds, then retry with the same Idempotency-Key; you are charged at most once.',
+      message:
+        'The document was made but the credit could not be confirmed. Wait 35 seconds, then retry with the same Idempotency-Key; you are charged at most once.',
       creditUsed: null,
     });
   }
@@ -177,15 +178,22 @@ const GIVE_BACK_RETRIES_MS = [250, 500, 1_000, 2_000, 4_000];
  * too, the key is taken over after 35 seconds, as a dead attempt's is.
  */
 async function giveBackKey(db: Database, lease: Lease, requestId: string): Promise<void> {
-  const attempt = () => releaseLease(db, lease).then(() => true, (error: unknown) => error);
+  const attempt = () =>
+    releaseLease(db, lease).then(
+      () => true,
+      (error: unknown) => error,
+    );
   let outcome = await attempt();
   if (outcome === true) return;
   void (async () => {
     for (const pause of GIVE_BACK_RETRIES_MS) {
       await new Promise((resolve) => setTimeout(resolve, pause));
-      if ((outcome = await attempt()) === true) return;
+      outcome = await attempt();
+      if (outcome === true) return;
     }
-    console.error(JSON.stringify({ level: 'warn', request_id: requestId, error: `Idempotency-Key not given back: ${describeError(outcome)}` }));
+    console.error(
+      JSON.stringify({ level: 'warn', request_id: requestId, error: `Idempotency-Key not given back: ${describeError(outcome)}` }),
+    );
   })();
 }
 

@@ -18,7 +18,10 @@ export interface ValidFields {
 export function validateFields(template: TemplateDefinition, fields: JsonObject): ValidFields | { ok: false; problems: Problem[] } {
   const names = Object.keys(fields);
   if (names.length > LIMITS.fieldNames) {
-    return { ok: false, problems: [{ code: 'too_many_fields', path: [], message: `fields holds ${names.length} names; at most ${LIMITS.fieldNames}.` }] };
+    return {
+      ok: false,
+      problems: [{ code: 'too_many_fields', path: [], message: `fields holds ${names.length} names; at most ${LIMITS.fieldNames}.` }],
+    };
   }
   const problems: Problem[] = names
     .filter((name) => !Object.hasOwn(template.fields, name))

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, gte, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, lt, or, type SQL, sql } from 'drizzle-orm';
 import { isoSeconds } from '../clock.ts';
 import { LIMITS } from '../contract/limits.ts';
 import type { Database } from '../db/database.ts';
@@ -33,7 +33,10 @@ export function documentObject(row: DocumentRow) {
 const visible = (accountId: string, now: number) => and(eq(documents.accountId, accountId), gt(documents.createdAt, now - RETENTION_MS));
 
 export async function findDocument(db: Database, accountId: string, id: string, now: number): Promise<DocumentRow | undefined> {
-  const [row] = await db.select().from(documents).where(and(visible(accountId, now), eq(documents.id, id)));
+  const [row] = await db
+    .select()
+    .from(documents)
+    .where(and(visible(accountId, now), eq(documents.id, id)));
   return row;
 }
 

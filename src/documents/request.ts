@@ -1,10 +1,10 @@
-import { LIMITS } from '../contract/limits.ts';
 import { ERRORS } from '../contract/errors.ts';
+import { LIMITS } from '../contract/limits.ts';
 import { ApiError, type ErrorDetail } from '../http/api-error.ts';
-import { JsonNumber, isJsonObject, type JsonObject, type JsonValue } from '../http/json-parse.ts';
+import { isJsonObject, JsonNumber, type JsonObject, type JsonValue } from '../http/json-parse.ts';
 import { isBlank, type Path, type Problem } from '../templates/field-types.ts';
 import { findTemplate } from '../templates/registry.ts';
-import { LOCALES, PAPERS, majorVersion, type Paper, type TemplateDefinition } from '../templates/template.ts';
+import { LOCALES, majorVersion, PAPERS, type Paper, type TemplateDefinition } from '../templates/template.ts';
 import type { Totals } from '../templates/totals.ts';
 import { validateFields } from './fields.ts';
 import { findReservedNames } from './reserved.ts';
@@ -66,7 +66,13 @@ function checkReference(value: JsonValue | undefined, problems: Detail[]): strin
     return null;
   }
   if (value.length < 1 || value.length > LIMITS.referenceChars || !/^[\x20-\x7e]+$/.test(value) || value.trim() !== value) {
-    problems.push(detail('invalid_reference', 'reference', `reference is 1 to ${LIMITS.referenceChars} printable ASCII characters without leading or trailing space.`));
+    problems.push(
+      detail(
+        'invalid_reference',
+        'reference',
+        `reference is 1 to ${LIMITS.referenceChars} printable ASCII characters without leading or trailing space.`,
+      ),
+    );
     return null;
   }
   return value;
@@ -141,7 +147,8 @@ export function parseDocumentRequest(body: JsonValue): DocumentRequest {
     .filter((name) => !TOP_LEVEL_NAMES.includes(name))
     .map((name) => detail('unknown_parameter', name, `Unknown parameter ${name}.`));
   const slugValue = checkRequired(body, 'template', problems);
-  if (slugValue !== undefined && typeof slugValue !== 'string') problems.push(detail('wrong_type', 'template', 'template must be a string.'));
+  if (slugValue !== undefined && typeof slugValue !== 'string')
+    problems.push(detail('wrong_type', 'template', 'template must be a string.'));
   const mode = checkChoice(checkRequired(body, 'mode', problems), 'mode', MODES, problems) as Mode | undefined;
   const fields = checkRequired(body, 'fields', problems);
   if (fields !== undefined && !isJsonObject(fields)) problems.push(detail('wrong_type', 'fields', 'fields must be an object.'));

@@ -15,7 +15,9 @@ const reserved = (field: string): ErrorDetail => ({
 
 export function findReservedNames(body: JsonValue): ErrorDetail[] {
   if (!isJsonObject(body)) return [];
-  const found = Object.keys(body).filter((name) => RESERVED_TOP_LEVEL.includes(name)).map(reserved);
+  const found = Object.keys(body)
+    .filter((name) => RESERVED_TOP_LEVEL.includes(name))
+    .map(reserved);
   const output = body.output;
   if (isJsonObject(output)) {
     for (const name of Object.keys(output)) if (name !== 'format') found.push(reserved(`output.${name}`));

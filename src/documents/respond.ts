@@ -1,8 +1,8 @@
 import { HEADERS, TOTALS_HEADERS } from '../contract/headers.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { json } from '../http/respond.ts';
-import { totalsObject, type Totals } from '../templates/totals.ts';
-import { documentObject, type DocumentRow } from './record.ts';
+import { type Totals, totalsObject } from '../templates/totals.ts';
+import { type DocumentRow, documentObject } from './record.ts';
 
 export interface MadeDocument {
   row: DocumentRow;

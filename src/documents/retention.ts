@@ -10,8 +10,14 @@ import { RETENTION_MS } from './record.ts';
  */
 export async function purgeExpired(db: Database, now: number) {
   const [expiredDocuments, expiredKeys, expiredWindows] = await db.batch([
-    db.delete(documents).where(sql`${documents.createdAt} <= ${now - RETENTION_MS}`).returning({ id: documents.id }),
-    db.delete(idempotencyKeys).where(sql`${idempotencyKeys.createdAt} <= ${now - MEMORY_MS}`).returning({ key: idempotencyKeys.key }),
+    db
+      .delete(documents)
+      .where(sql`${documents.createdAt} <= ${now - RETENTION_MS}`)
+      .returning({ id: documents.id }),
+    db
+      .delete(idempotencyKeys)
+      .where(sql`${idempotencyKeys.createdAt} <= ${now - MEMORY_MS}`)
+      .returning({ key: idempotencyKeys.key }),
     db.delete(rateLimitWindows).where(sql`${rateLimitWindows.expiresAt} <= ${now}`).returning({ bucket: rateLimitWindows.bucket }),
   ]);
   return { documents: expiredDocuments.length, idempotency_keys: expiredKeys.length, rate_limit_windows: expiredWindows.length };

@@ -1,4 +1,4 @@
-import { ERRORS, type DetailCode, type ErrorCode } from '../contract/errors.ts';
+import { type DetailCode, ERRORS, type ErrorCode } from '../contract/errors.ts';
 
 export interface ErrorDetail {
   code: string;

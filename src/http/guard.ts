@@ -1,5 +1,5 @@
 import { planOf } from '../accounts/plans.ts';
-import { authenticate, requireScope, type AuthContext } from '../auth/authenticate.ts';
+import { type AuthContext, authenticate, requireScope } from '../auth/authenticate.ts';
 import { authFailureBucket, requestBuckets } from '../limits/buckets.ts';
 import { countRequest } from '../limits/count.ts';
 import { networkOf } from '../limits/network.ts';

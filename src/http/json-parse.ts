@@ -65,14 +65,14 @@ export function parseJson(text: string): JsonValue {
         continue;
       }
       out += text.slice(chunkStart, pos);
-      const escape = text[pos + 1];
-      if (escape === 'u') {
+      const escaped = text[pos + 1];
+      if (escaped === 'u') {
         const hex = text.slice(pos + 2, pos + 6);
         if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('bad \\u escape');
         out += String.fromCharCode(parseInt(hex, 16));
         pos += 6;
       } else {
-        const decoded = escape === undefined ? undefined : ESCAPES[escape];
+        const decoded = escaped === undefined ? undefined : ESCAPES[escaped];
         if (decoded === undefined) fail('bad escape');
         out += decoded;
         pos += 2;

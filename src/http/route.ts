@@ -21,10 +21,7 @@ export interface RouteDoc {
  * set, that scope (a route whose scope depends on the body checks it itself); `page` is human documentation
  * outside /api/v1, left out of the OpenAPI document.
  */
-export type Access =
-  | { readonly kind: 'public' }
-  | { readonly kind: 'key'; readonly scope?: Scope }
-  | { readonly kind: 'page' };
+export type Access = { readonly kind: 'public' } | { readonly kind: 'key'; readonly scope?: Scope } | { readonly kind: 'page' };
 
 export interface RouteSpec {
   readonly method: 'GET' | 'POST';

@@ -57,12 +57,7 @@ export function buildRouter(routes: readonly RouteSpec[], guard: Guard): Dispatc
   return async (request, context) => (await router.fetch(request, context)) as Response;
 }
 
-async function dispatchMethod(
-  group: readonly RouteSpec[],
-  isPublic: boolean,
-  context: RequestContext,
-  guard: Guard,
-): Promise<Response> {
+async function dispatchMethod(group: readonly RouteSpec[], isPublic: boolean, context: RequestContext, guard: Guard): Promise<Response> {
   const method = context.request.method;
   const route = group.find((candidate) => candidate.method === method);
   if (!route) {

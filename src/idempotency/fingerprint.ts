@@ -9,7 +9,11 @@ function canonical(value: unknown): unknown {
   if (value && typeof value === 'object') {
     const object = value as Record<string, unknown>;
     if (object.value instanceof Decimal && 'fractionDigits' in object) return object.value.toString();
-    return Object.fromEntries(Object.keys(object).sort().map((key) => [key, canonical(object[key])]));
+    return Object.fromEntries(
+      Object.keys(object)
+        .sort()
+        .map((key) => [key, canonical(object[key])]),
+    );
   }
   return value;
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import { LIMITS } from '../contract/limits.ts';
 import type { Database } from '../db/database.ts';
 import { preparedPerDatabase } from '../db/prepared.ts';
@@ -26,10 +26,23 @@ const leaseUpsert = preparedPerDatabase((db) => {
   const leaseId = sql.placeholder('leaseId');
   return db
     .insert(idempotencyKeys)
-    .values({ accountId: sql.placeholder('accountId'), key: sql.placeholder('key'), fingerprint, leaseId, leaseStartedAt: now, createdAt: now })
+    .values({
+      accountId: sql.placeholder('accountId'),
+      key: sql.placeholder('key'),
+      fingerprint,
+      leaseId,
+      leaseStartedAt: now,
+      createdAt: now,
+    })
     .onConflictDoUpdate({
       target: [idempotencyKeys.accountId, idempotencyKeys.key],
-      set: { fingerprint: sql`${fingerprint}`, leaseId: sql`${leaseId}`, leaseStartedAt: sql`${now}`, createdAt: sql`${now}`, documentId: null },
+      set: {
+        fingerprint: sql`${fingerprint}`,
+        leaseId: sql`${leaseId}`,
+        leaseStartedAt: sql`${now}`,
+        createdAt: sql`${now}`,
+        documentId: null,
+      },
       setWhere: sql`${idempotencyKeys.createdAt} <= ${sql.placeholder('forgottenBefore')}
         OR (${idempotencyKeys.documentId} IS NULL AND ${idempotencyKeys.fingerprint} = ${fingerprint}
             AND ${idempotencyKeys.leaseStartedAt} < ${sql.placeholder('takeoverBefore')})`,
@@ -64,7 +77,15 @@ export async function acquireLease(
 ): Promise<LeaseDecision> {
   const leaseId = newId('lease');
   const { accountId, key, fingerprint, now } = input;
-  const [taken] = await leaseUpsert(db).all({ accountId, key, fingerprint, leaseId, now, forgottenBefore: now - MEMORY_MS, takeoverBefore: now - TAKEOVER_AFTER_MS });
+  const [taken] = await leaseUpsert(db).all({
+    accountId,
+    key,
+    fingerprint,
+    leaseId,
+    now,
+    forgottenBefore: now - MEMORY_MS,
+    takeoverBefore: now - TAKEOVER_AFTER_MS,
+  });
   if (taken?.leaseId === leaseId) return { kind: 'acquired', lease: { accountId, key, leaseId } };
 
   const row = await readKey(db, { accountId, key });

@@ -29,11 +29,27 @@ export function windowStart(now: number, windowMs: number): number {
 }
 
 export function requestBuckets(keyId: string, plan: PlanLimits): Bucket[] {
-  return [{ name: `requests:key:${keyId}`, limit: plan.requestsPerMinuteKey, windowMs: MINUTE, reported: true, refusal: rateLimited('request_key_limit') }];
+  return [
+    {
+      name: `requests:key:${keyId}`,
+      limit: plan.requestsPerMinuteKey,
+      windowMs: MINUTE,
+      reported: true,
+      refusal: rateLimited('request_key_limit'),
+    },
+  ];
 }
 
 export function finalBuckets(keyId: string, plan: PlanLimits): Bucket[] {
-  return [{ name: `final:key:${keyId}`, limit: plan.finalPerMinuteKey, windowMs: MINUTE, reported: true, refusal: rateLimited('final_key_limit') }];
+  return [
+    {
+      name: `final:key:${keyId}`,
+      limit: plan.finalPerMinuteKey,
+      windowMs: MINUTE,
+      reported: true,
+      refusal: rateLimited('final_key_limit'),
+    },
+  ];
 }
 
 /** Everyone's previews together: launch values, the same for every plan. */
@@ -42,10 +58,34 @@ export const GLOBAL_PREVIEW_LIMITS = { perHour: 1_500, perDay: 10_000 };
 export function previewBuckets(accountId: string, keyId: string, plan: PlanLimits): Bucket[] {
   const busy: Refusal = { code: 'service_busy', detail: 'preview_global_limit' };
   return [
-    { name: `preview:key:${keyId}:hour`, limit: plan.previewPerHourKey, windowMs: HOUR, reported: true, refusal: rateLimited('preview_key_limit') },
-    { name: `preview:key:${keyId}:day`, limit: plan.previewPerDayKey, windowMs: DAY, reported: true, refusal: rateLimited('preview_key_limit') },
-    { name: `preview:account:${accountId}:hour`, limit: plan.previewPerHourAccount, windowMs: HOUR, reported: true, refusal: rateLimited('preview_user_limit') },
-    { name: `preview:account:${accountId}:day`, limit: plan.previewPerDayAccount, windowMs: DAY, reported: true, refusal: rateLimited('preview_user_limit') },
+    {
+      name: `preview:key:${keyId}:hour`,
+      limit: plan.previewPerHourKey,
+      windowMs: HOUR,
+      reported: true,
+      refusal: rateLimited('preview_key_limit'),
+    },
+    {
+      name: `preview:key:${keyId}:day`,
+      limit: plan.previewPerDayKey,
+      windowMs: DAY,
+      reported: true,
+      refusal: rateLimited('preview_key_limit'),
+    },
+    {
+      name: `preview:account:${accountId}:hour`,
+      limit: plan.previewPerHourAccount,
+      windowMs: HOUR,
+      reported: true,
+      refusal: rateLimited('preview_user_limit'),
+    },
+    {
+      name: `preview:account:${accountId}:day`,
+      limit: plan.previewPerDayAccount,
+      windowMs: DAY,
+      reported: true,
+      refusal: rateLimited('preview_user_limit'),
+    },
     { name: 'preview:global:hour', limit: GLOBAL_PREVIEW_LIMITS.perHour, windowMs: HOUR, reported: false, refusal: busy },
     { name: 'preview:global:day', limit: GLOBAL_PREVIEW_LIMITS.perDay, windowMs: DAY, reported: false, refusal: busy },
   ];
@@ -53,7 +93,13 @@ export function previewBuckets(accountId: string, keyId: string, plan: PlanLimit
 
 export function replayBuckets(mode: 'final' | 'preview', accountId: string, keyId: string, plan: PlanLimits): Bucket[] {
   const replay = rateLimited('replay_limit');
-  const bucket = (name: string, limit: number, windowMs: number): Bucket => ({ name: `replay:${mode}:${name}`, limit, windowMs, reported: false, refusal: replay });
+  const bucket = (name: string, limit: number, windowMs: number): Bucket => ({
+    name: `replay:${mode}:${name}`,
+    limit,
+    windowMs,
+    reported: false,
+    refusal: replay,
+  });
   return mode === 'final'
     ? [
         bucket(`account:${accountId}:minute`, plan.replayFinalPerMinuteAccount, MINUTE),
@@ -72,5 +118,11 @@ export function replayBuckets(mode: 'final' | 'preview', accountId: string, keyI
 export const AUTH_FAILURE_LIMIT = 20;
 
 export function authFailureBucket(network: string): Bucket {
-  return { name: `auth-failure:${network}`, limit: AUTH_FAILURE_LIMIT, windowMs: TEN_MINUTES, reported: false, refusal: rateLimited('auth_failure_limit') };
+  return {
+    name: `auth-failure:${network}`,
+    limit: AUTH_FAILURE_LIMIT,
+    windowMs: TEN_MINUTES,
+    reported: false,
+    refusal: rateLimited('auth_failure_limit'),
+  };
 }

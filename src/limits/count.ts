@@ -11,7 +11,7 @@ import { limiterUnavailable, refusalError } from './report.ts';
 export async function countRequest(context: RequestContext, buckets: readonly Bucket[], options: { report?: boolean } = {}): Promise<void> {
   if (!context.deps.config.rateLimitsEnabled) return;
   const now = context.deps.clock.now();
-  let admission;
+  let admission: Awaited<ReturnType<typeof admit>>;
   try {
     admission = await admit(context.deps.db, buckets, now);
   } catch (error) {

@@ -3,7 +3,7 @@ import type { Database } from '../db/database.ts';
 import { describeError } from '../db/failures.ts';
 import { preparedPerDatabase } from '../db/prepared.ts';
 import { rateLimitWindows } from '../db/schema.ts';
-import { windowStart, type Bucket } from './buckets.ts';
+import { type Bucket, windowStart } from './buckets.ts';
 
 export interface BucketState {
   bucket: Bucket;
@@ -74,7 +74,10 @@ export async function admit(db: Database, buckets: readonly Bucket[], now: numbe
     }
     const current = await db.all<{ bucket: string; count: number }>(sql`
       SELECT bucket, count FROM ${rateLimitWindows}
-      WHERE (bucket, window_start) IN (VALUES ${sql.join(windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start})`), sql`, `)})`);
+      WHERE (bucket, window_start) IN (VALUES ${sql.join(
+        windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start})`),
+        sql`, `,
+      )})`);
     const counted = new Map(current.map((row) => [row.bucket, row.count]));
     const states = windows.map(({ bucket, end }) => ({ bucket, count: counted.get(bucket.name) ?? 0, resetAt: end }));
     return { admitted: false, states, refusing: states.filter((state) => state.count >= state.bucket.limit) };

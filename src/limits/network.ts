@@ -38,9 +38,18 @@ function mappedIpv4(groups: readonly string[]): string | undefined {
  */
 export function networkOf(address: string | undefined): string {
   if (!address) return 'unknown';
-  const trimmed = address.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const trimmed = address
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '');
   if (IPV4.test(trimmed)) return trimmed;
   const groups = ipv6Groups(trimmed);
   if (!groups) return 'unknown';
-  return mappedIpv4(groups) ?? `${groups.slice(0, 4).map((g) => g.toLowerCase().padStart(4, '0')).join(':')}::/64`;
+  return (
+    mappedIpv4(groups) ??
+    `${groups
+      .slice(0, 4)
+      .map((g) => g.toLowerCase().padStart(4, '0'))
+      .join(':')}::/64`
+  );
 }

@@ -2,7 +2,7 @@ import { HEADERS } from '../contract/headers.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { Admission, BucketState } from './limiter.ts';
 
-const WINDOW_NAMES: Record<number, string> = { 60_000: 'minute', 600_000: '10 minutes', 3_600_000: 'hour', 86_400_000: 'day' };
+const WINDOW_NAMES: Record<number, string> = { 60000: 'minute', 600000: '10 minutes', 3600000: 'hour', 86400000: 'day' };
 const secondsUntil = (at: number, now: number) => Math.max(0, Math.ceil((at - now) / 1000));
 const remaining = (state: BucketState) => Math.max(0, state.bucket.limit - state.count);
 

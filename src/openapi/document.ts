@@ -35,18 +35,20 @@ function errorResponses(route: RouteSpec): Record<string, unknown> {
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(
-    [...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => {
-      const headers: Record<string, unknown> = { ...COMMON_RESPONSE_HEADERS };
-      if (codes.some((code) => 'retryAfter' in ERRORS[code])) headers[HEADERS.retryAfter] = headerRef('RetryAfter');
-      return [
-        String(status),
-        {
-          description: codes.map((code) => `\`${code}\`: ${ERRORS[code].meaning}`).join('\n\n'),
-          headers,
-          content: { 'application/json': { schema: ref('Error') } },
-        },
-      ];
-    }),
+    [...byStatus]
+      .sort(([a], [b]) => a - b)
+      .map(([status, codes]) => {
+        const headers: Record<string, unknown> = { ...COMMON_RESPONSE_HEADERS };
+        if (codes.some((code) => 'retryAfter' in ERRORS[code])) headers[HEADERS.retryAfter] = headerRef('RetryAfter');
+        return [
+          String(status),
+          {
+            description: codes.map((code) => `\`${code}\`: ${ERRORS[code].meaning}`).join('\n\n'),
+            headers,
+            content: { 'application/json': { schema: ref('Error') } },
+          },
+        ];
+      }),
   );
 }
 
@@ -64,10 +66,7 @@ function successResponses(route: RouteSpec): Record<string, unknown> {
 }
 
 function operation(route: RouteSpec): Record<string, unknown> {
-  const parameters = [
-    ...(route.versioned ? [{ $ref: '#/components/parameters/SvcVersion' }] : []),
-    ...(route.doc.parameters ?? []),
-  ];
+  const parameters = [...(route.versioned ? [{ $ref: '#/components/parameters/SvcVersion' }] : []), ...(route.doc.parameters ?? [])];
   return {
     operationId: route.doc.operationId,
     summary: route.doc.summary,

@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { LIMITS } from '../contract/limits.ts';
 import { MODES } from '../documents/request.ts';
 import { TEMPLATES } from '../templates/registry.ts';
-import { LOCALES, PAPERS, fieldsSchema, publishedJsonSchema } from '../templates/template.ts';
+import { fieldsSchema, LOCALES, PAPERS, publishedJsonSchema } from '../templates/template.ts';
 
 /** The body of spec 2.1, one variant per template, with each template's fields schema. */
 const documentRequestSchema = v.variant(

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { ERRORS, ERROR_CODES } from '../contract/errors.ts';
+import { ERROR_CODES, ERRORS } from '../contract/errors.ts';
 import { SCOPES } from '../contract/scopes.ts';
 import { LOCALES, PAPERS } from '../templates/template.ts';
 

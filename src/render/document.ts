@@ -1,7 +1,7 @@
 import type { Paper } from '../templates/template.ts';
 import type { Canvas, PageSize, Rgb, TextStyle } from './canvas.ts';
-import type { FontSet } from './fonts.ts';
 import { Flow } from './flow.ts';
+import type { FontSet } from './fonts.ts';
 import { wrapText } from './wrap.ts';
 
 export const PAPER_SIZES: Record<Paper, PageSize> = {
@@ -184,7 +184,14 @@ export class BusinessDocument {
       flow.ensure(height);
       flow.page.text(flow.left, flow.y + STYLES.link.size, line, STYLES.link);
       const width = this.fonts.regular.widthOf(line, STYLES.link.size);
-      flow.page.line(flow.left, flow.y + STYLES.link.size + 1.5, flow.left + width, flow.y + STYLES.link.size + 1.5, 0.5, STYLES.link.color);
+      flow.page.line(
+        flow.left,
+        flow.y + STYLES.link.size + 1.5,
+        flow.left + width,
+        flow.y + STYLES.link.size + 1.5,
+        0.5,
+        STYLES.link.color,
+      );
       flow.page.link(flow.left, flow.y, width, height, url);
       flow.y += height;
     }
@@ -219,7 +226,8 @@ export class BusinessDocument {
       Math.max(
         this.fonts[STYLES.tableHead.weight].widthOf(columns[index]!.title, STYLES.tableHead.size),
         ...rows.map((row) => this.fonts[STYLES.body.weight].widthOf(row[index]!, STYLES.body.size)),
-      ) + CELL_PADDING * 2;
+      ) +
+      CELL_PADDING * 2;
     const fixed = columns.map((column, index) => (column.kind === 'figure' ? figureWidth(index) : 0));
     const rest = flow.width - fixed.reduce((a, b) => a + b, 0);
     const widths = columns.map((column, index) => (column.kind === 'figure' ? fixed[index]! : rest));
@@ -237,7 +245,9 @@ export class BusinessDocument {
     };
 
     const rowLines = rows.map((row) =>
-      row.map((cell, index) => (columns[index]!.kind === 'figure' ? [cell] : this.wrapped(cell, STYLES.body, widths[index]! - CELL_PADDING * 2))),
+      row.map((cell, index) =>
+        columns[index]!.kind === 'figure' ? [cell] : this.wrapped(cell, STYLES.body, widths[index]! - CELL_PADDING * 2),
+      ),
     );
     const heights = rowLines.map((cells) => Math.max(...cells.map((lines) => lines.length)) * lineHeight(STYLES.body) + CELL_PADDING * 2);
     const keptFrom = Math.max(0, rows.length - ROWS_WITH_TOTALS);
@@ -338,7 +348,9 @@ export class BusinessDocument {
       const room = flow.width - this.fonts.regular.widthOf(pageLabel, STYLES.footer.size) - 24;
       if (preview) {
         page.text(flow.left, baseline, PREVIEW_MARK, STYLES.warning);
-        const size = (Math.sqrt(flow.size.width * flow.size.width + flow.size.height * flow.size.height) * 0.72) / this.fonts.bold.widthOf(PREVIEW_MARK, 1);
+        const size =
+          (Math.sqrt(flow.size.width * flow.size.width + flow.size.height * flow.size.height) * 0.72) /
+          this.fonts.bold.widthOf(PREVIEW_MARK, 1);
         page.watermark(PREVIEW_MARK, size, WARNING);
       } else {
         page.text(flow.left, baseline, this.fit(footer, STYLES.footer, room), STYLES.footer);

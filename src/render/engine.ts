@@ -1,5 +1,5 @@
-import type { DocumentRequest } from '../documents/request.ts';
 import { HEADERS } from '../contract/headers.ts';
+import type { DocumentRequest } from '../documents/request.ts';
 import { ApiError } from '../http/api-error.ts';
 import type { FontSet } from './fonts.ts';
 import { renderPdf } from './index.ts';

@@ -36,7 +36,15 @@ const MARK_GLYPH_CLASS = 3;
 
 type PairTable =
   | { format: 1; covered: Uint8Array; pairs: Map<number, number> }
-  | { format: 2; covered: Uint8Array; class1: Uint16Array; class2: Uint16Array; class1Count: number; class2Count: number; values: Int16Array };
+  | {
+      format: 2;
+      covered: Uint8Array;
+      class1: Uint16Array;
+      class2: Uint16Array;
+      class1Count: number;
+      class2Count: number;
+      values: Int16Array;
+    };
 
 /** A mark attachment subtable: coverage indexes of marks and of what they attach to, and the anchors. */
 interface AttachmentTable {
@@ -77,7 +85,9 @@ function coverageGlyphs(view: DataView, at: number): number[] {
 /** Coverage index of every glyph, -1 for a glyph not covered. */
 function coverageIndex(view: DataView, at: number, numGlyphs: number): Int32Array {
   const index = new Int32Array(numGlyphs).fill(-1);
-  coverageGlyphs(view, at).forEach((gid, i) => (index[gid] = i));
+  coverageGlyphs(view, at).forEach((gid, i) => {
+    index[gid] = i;
+  });
   return index;
 }
 
@@ -101,7 +111,8 @@ function classTable(view: DataView, at: number, numGlyphs: number): Uint16Array 
 function readPairTable(view: DataView, at: number, numGlyphs: number): PairTable {
   const valueFormat1 = view.getUint16(at + 4);
   const valueFormat2 = view.getUint16(at + 6);
-  if ((valueFormat1 | valueFormat2) & ~X_ADVANCE) throw new Error(`kerning value formats ${valueFormat1}/${valueFormat2}: only an x advance is applied`);
+  if ((valueFormat1 | valueFormat2) & ~X_ADVANCE)
+    throw new Error(`kerning value formats ${valueFormat1}/${valueFormat2}: only an x advance is applied`);
   const recordSize = valueRecordSize(valueFormat1) + valueRecordSize(valueFormat2);
   const hasAdvance = (valueFormat1 & X_ADVANCE) !== 0;
   const first = coverageGlyphs(view, at + view.getUint16(at + 2));
@@ -169,7 +180,10 @@ function attach(tables: readonly AttachmentTable[], mark: number, target: number
     if (m < 0 || t < 0) continue;
     const slot = t * table.classCount + table.markClass[m]!;
     if (!table.targetHasAnchor[slot]) continue;
-    return { x: table.targetAnchor[slot * 2]! - table.markAnchor[m * 2]!, y: table.targetAnchor[slot * 2 + 1]! - table.markAnchor[m * 2 + 1]! };
+    return {
+      x: table.targetAnchor[slot * 2]! - table.markAnchor[m * 2]!,
+      y: table.targetAnchor[slot * 2 + 1]! - table.markAnchor[m * 2 + 1]!,
+    };
   }
   return undefined;
 }
@@ -207,7 +221,10 @@ function expect(feature: string, subtables: { type: number }[], allowed: number[
 export function readGlyphPositioning(file: TrueTypeFile): GlyphPositioning {
   const { view, numGlyphs } = file;
   const gdef = file.tables.get('GDEF');
-  const glyphClasses = gdef && view.getUint16(gdef.offset + 4) ? classTable(view, gdef.offset + view.getUint16(gdef.offset + 4), numGlyphs) : new Uint16Array(numGlyphs);
+  const glyphClasses =
+    gdef && view.getUint16(gdef.offset + 4)
+      ? classTable(view, gdef.offset + view.getUint16(gdef.offset + 4), numGlyphs)
+      : new Uint16Array(numGlyphs);
   const gpos = file.tables.get('GPOS');
   const subtables = (feature: string) => (gpos ? featureSubtables(view, gpos.offset, feature) : []);
 

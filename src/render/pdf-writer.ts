@@ -1,5 +1,5 @@
 import pako from 'pako';
-import { PDFDocument, PDFHexString, PDFName, type PDFContext, type PDFRef } from 'pdf-lib';
+import { type PDFContext, PDFDocument, PDFHexString, PDFName, type PDFRef } from 'pdf-lib';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
 import type { FontFace, FontSet, FontWeight } from './fonts.ts';
 import type { ShapedGlyph } from './shaping.ts';
@@ -57,7 +57,7 @@ function asciiString(text: string): PDFHexString {
  */
 function uriString(url: string): PDFHexString {
   const encoder = new TextEncoder();
-  return asciiString(url.replace(/[^\x00-\x7f]+/g, (run) => [...encoder.encode(run)].map((byte) => `%${HEX_BYTES[byte]}`).join('')));
+  return asciiString(url.replace(/[^\p{ASCII}]+/gu, (run) => [...encoder.encode(run)].map((byte) => `%${HEX_BYTES[byte]}`).join('')));
 }
 
 /** A text string (document information): UTF-16BE with its byte order mark, hex-encoded (PDF 32000 7.9.2.2). */
@@ -93,7 +93,9 @@ class FontUse {
   seal(): void {
     this.glyphs = closeGlyphSet(this.face.file, this.used.keys());
     this.newIds = new Uint16Array(this.face.file.numGlyphs);
-    this.glyphs.forEach((gid, index) => (this.newIds[gid] = index));
+    this.glyphs.forEach((gid, index) => {
+      this.newIds[gid] = index;
+    });
   }
 
   /**
@@ -247,7 +249,9 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, uses: Record<FontWeig
   let lineY = 0;
   const setFill = (color: Rgb) => {
     const operator = rgb(color, 'rg');
-    if (operator !== fill) out.push((fill = operator));
+    if (operator === fill) return;
+    fill = operator;
+    out.push(operator);
   };
   const endText = () => {
     if (inText) out.push('ET');
@@ -257,12 +261,16 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, uses: Record<FontWeig
     if (op.kind === 'text') {
       if (!inText) {
         out.push('BT');
-        lineX = lineY = 0;
+        lineX = 0;
+        lineY = 0;
       }
       inText = true;
       setFill(op.color);
       const selected = `/${FONT_RESOURCE[op.weight]} ${num(op.size)} Tf`;
-      if (selected !== font) out.push((font = selected));
+      if (selected !== font) {
+        font = selected;
+        out.push(selected);
+      }
       const [x, y] = [Math.round(op.x * 100) / 100, Math.round(flip(op.y) * 100) / 100];
       out.push(`${num(x - lineX)} ${num(y - lineY)} Td ${uses[op.weight].show(op.text, op.size)}`);
       [lineX, lineY] = [x, y];
@@ -275,7 +283,9 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, uses: Record<FontWeig
         out.push(`${num(op.x)} ${num(flip(op.y + op.height))} ${num(op.width)} ${num(op.height)} re f`);
         break;
       case 'frame':
-        out.push(`${rgb(op.color, 'RG')} ${num(op.lineWidth)} w ${num(op.x)} ${num(flip(op.y + op.height))} ${num(op.width)} ${num(op.height)} re S`);
+        out.push(
+          `${rgb(op.color, 'RG')} ${num(op.lineWidth)} w ${num(op.x)} ${num(flip(op.y + op.height))} ${num(op.width)} ${num(op.height)} re S`,
+        );
         break;
       case 'line':
         out.push(`${rgb(op.color, 'RG')} ${num(op.width)} w ${num(op.x1)} ${num(flip(op.y1))} m ${num(op.x2)} ${num(flip(op.y2))} l S`);
@@ -335,9 +345,7 @@ export async function writePdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer>
   doc.setTitle(input.title, { showInWindowTitleBar: true });
   const { context } = doc;
   const fontRefs = { F1: embedFont(context, uses.regular), F2: embedFont(context, uses.bold) };
-  const resources = context.register(
-    context.obj({ Font: fontRefs, ExtGState: { GS1: { Type: 'ExtGState', ca: WATERMARK_OPACITY } } }),
-  );
+  const resources = context.register(context.obj({ Font: fontRefs, ExtGState: { GS1: { Type: 'ExtGState', ca: WATERMARK_OPACITY } } }));
 
   for (const ops of input.pages) {
     const page = doc.addPage([input.size.width, input.size.height]);
@@ -364,4 +372,3 @@ export async function writePdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer>
   }
   return (await doc.save({ useObjectStreams: false, addDefaultPage: false, updateFieldAppearances: false })) as Uint8Array<ArrayBuffer>;
 }
-

@@ -1,5 +1,5 @@
 import type { FontFace } from './fonts.ts';
-import { SOFT_HYPHEN, isCombiningMark } from './text.ts';
+import { isCombiningMark, SOFT_HYPHEN } from './text.ts';
 
 /** Characters a word too wide for a whole line may break after, such as in `4500012345/ACME-PROCUREMENT-EMEA`. */
 const BREAK_AFTER = new Set(['/', '-', '_']);
@@ -21,7 +21,10 @@ function breakAtOpportunity(word: string, face: FontFace, size: number, room: nu
     const char = word[i - 1]!;
     if ((char === SOFT_HYPHEN && i > 1) || (identifiers && BREAK_AFTER.has(char))) places.push(i);
   }
-  const pieceAt = (i: number): Piece => ({ line: word[i - 1] === SOFT_HYPHEN ? `${word.slice(0, i - 1)}-` : word.slice(0, i), rest: word.slice(i) });
+  const pieceAt = (i: number): Piece => ({
+    line: word[i - 1] === SOFT_HYPHEN ? `${word.slice(0, i - 1)}-` : word.slice(0, i),
+    rest: word.slice(i),
+  });
   let best: Piece | undefined;
   let [low, high] = [0, places.length - 1];
   while (low <= high) {

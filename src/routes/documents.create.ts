@@ -22,7 +22,8 @@ export const createDocumentRoute = defineRoute({
         name: HEADERS.idempotencyKey,
         in: 'header',
         required: false,
-        description: '1 to 255 visible ASCII characters; a double-quoted value is read without the quotes. Remembered 24 hours per account.',
+        description:
+          '1 to 255 visible ASCII characters; a double-quoted value is read without the quotes. Remembered 24 hours per account.',
         schema: { type: 'string', minLength: 1, maxLength: 257 },
       },
     ],
@@ -47,7 +48,10 @@ export const createDocumentRoute = defineRoute({
           [HEADERS.idempotentReplay]: header('true or false.', { type: 'string', enum: ['true', 'false'] }),
           [HEADERS.reference]: header('Echo of reference when one was sent.'),
           ...Object.fromEntries(
-            Object.entries(TOTALS_HEADERS).map(([member, name]) => [name, header(member === 'currency' ? 'On every 201.' : `Present when the Totals member ${member} is.`)]),
+            Object.entries(TOTALS_HEADERS).map(([member, name]) => [
+              name,
+              header(member === 'currency' ? 'On every 201.' : `Present when the Totals member ${member} is.`),
+            ]),
           ),
         },
       },

@@ -19,7 +19,8 @@ export const getDocumentFileRoute = defineRoute({
   },
   handle() {
     throw new ApiError('file_not_available', {
-      message: 'Files are not stored. Repeat the POST /api/v1/documents request with the same Idempotency-Key within 24 hours to get it again, free.',
+      message:
+        'Files are not stored. Repeat the POST /api/v1/documents request with the same Idempotency-Key within 24 hours to get it again, free.',
     });
   },
 });

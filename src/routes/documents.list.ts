@@ -19,12 +19,31 @@ export const listDocumentsRoute = defineRoute({
   doc: {
     operationId: 'listDocuments',
     summary: 'List document records',
-    description: 'Records of documents the account made through the API in the last 90 days, newest first (created_at, then id, both descending).',
+    description:
+      'Records of documents the account made through the API in the last 90 days, newest first (created_at, then id, both descending).',
     tag: 'Documents',
     parameters: [
-      { name: 'reference', in: 'query', required: false, description: 'Exact, case-sensitive match; 1 to 128 characters.', schema: { type: 'string', minLength: 1, maxLength: 128 } },
-      { name: 'limit', in: 'query', required: false, description: '1 to 100; default 20.', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
-      { name: 'starting_after', in: 'query', required: false, description: "A document id from the previous page, at most 64 characters; must be one of the caller's listable documents.", schema: { type: 'string', maxLength: 64 } },
+      {
+        name: 'reference',
+        in: 'query',
+        required: false,
+        description: 'Exact, case-sensitive match; 1 to 128 characters.',
+        schema: { type: 'string', minLength: 1, maxLength: 128 },
+      },
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        description: '1 to 100; default 20.',
+        schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+      },
+      {
+        name: 'starting_after',
+        in: 'query',
+        required: false,
+        description: "A document id from the previous page, at most 64 characters; must be one of the caller's listable documents.",
+        schema: { type: 'string', maxLength: 64 },
+      },
     ],
     responses: { 200: { description: 'A page of records.', schema: { $ref: '#/components/schemas/DocumentList' } } },
     errors: [],
@@ -46,12 +65,19 @@ export const listDocumentsRoute = defineRoute({
     }
     const now = deps.clock.now();
     const startingAfter = query.get('starting_after');
-    let after;
+    let after: Awaited<ReturnType<typeof findDocument>>;
     if (startingAfter !== null) {
-      after = startingAfter.length <= LIMITS.startingAfterChars ? await findDocument(deps.db, auth.account.id, startingAfter, now) : undefined;
-      if (!after) throw invalidQuery("starting_after must be the id of one of your listable documents.", 'starting_after');
+      after =
+        startingAfter.length <= LIMITS.startingAfterChars ? await findDocument(deps.db, auth.account.id, startingAfter, now) : undefined;
+      if (!after) throw invalidQuery('starting_after must be the id of one of your listable documents.', 'starting_after');
     }
-    const page = await listDocuments(deps.db, { accountId: auth.account.id, now, limit, ...(reference === undefined ? {} : { reference }), ...(after ? { after } : {}) });
+    const page = await listDocuments(deps.db, {
+      accountId: auth.account.id,
+      now,
+      limit,
+      ...(reference === undefined ? {} : { reference }),
+      ...(after ? { after } : {}),
+    });
     return json({ object: 'list', data: page.rows.map(documentObject), has_more: page.hasMore });
   },
 });

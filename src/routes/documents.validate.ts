@@ -2,8 +2,8 @@ import { parseDocumentRequest } from '../documents/request.ts';
 import { readJsonBody } from '../http/body.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
-import { totalsObject } from '../templates/totals.ts';
 import { DOCUMENT_REQUEST_BODY } from '../openapi/request-body.ts';
+import { totalsObject } from '../templates/totals.ts';
 
 export const validateDocument = defineRoute({
   method: 'POST',
@@ -20,7 +20,14 @@ export const validateDocument = defineRoute({
     responses: {
       200: { description: 'The request would render.', schema: { $ref: '#/components/schemas/ValidateAnswer' } },
     },
-    errors: ['reserved_field', 'template_not_found', 'template_version_unavailable', 'payload_too_large', 'unsupported_media_type', 'validation_failed'],
+    errors: [
+      'reserved_field',
+      'template_not_found',
+      'template_version_unavailable',
+      'payload_too_large',
+      'unsupported_media_type',
+      'validation_failed',
+    ],
   },
   async handle({ request }) {
     const document = parseDocumentRequest(await readJsonBody(request));

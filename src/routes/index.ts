@@ -1,11 +1,11 @@
 import type { RouteSpec } from '../http/route.ts';
 import { getAccount } from './account.get.ts';
+import { docsPages } from './docs.ts';
 import { createDocumentRoute } from './documents.create.ts';
 import { getDocumentFileRoute } from './documents.file.ts';
 import { getDocumentRoute } from './documents.get.ts';
 import { listDocumentsRoute } from './documents.list.ts';
 import { validateDocument } from './documents.validate.ts';
-import { docsPages } from './docs.ts';
 import { openApiRoute } from './openapi.ts';
 import { getTemplate } from './templates.get.ts';
 import { listTemplates } from './templates.list.ts';

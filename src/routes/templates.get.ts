@@ -1,7 +1,7 @@
 import { ApiError } from '../http/api-error.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
-import { TEMPLATES, findTemplate } from '../templates/registry.ts';
+import { findTemplate, TEMPLATES } from '../templates/registry.ts';
 import { templateObject } from '../templates/template.ts';
 
 export const getTemplate = defineRoute({
@@ -15,7 +15,13 @@ export const getTemplate = defineRoute({
     description: 'Returns one template with its fields schema (JSON Schema 2020-12), rules and example.',
     tag: 'Templates',
     parameters: [
-      { name: 'slug', in: 'path', required: true, description: 'Template slug.', schema: { type: 'string', enum: TEMPLATES.map((t) => t.slug) } },
+      {
+        name: 'slug',
+        in: 'path',
+        required: true,
+        description: 'Template slug.',
+        schema: { type: 'string', enum: TEMPLATES.map((t) => t.slug) },
+      },
     ],
     responses: { 200: { description: 'The template.', schema: { $ref: '#/components/schemas/Template' } } },
     errors: ['template_not_found'],

@@ -43,7 +43,9 @@ function readDatabaseUrl(value: string | undefined): string {
   if (value === ':memory:') return value;
   const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(value)?.[0];
   if (scheme === undefined || !DATABASE_SCHEMES.includes(scheme)) {
-    throw new ConfigError(`DATABASE_URL must start with one of ${DATABASE_SCHEMES.join(' ')} (or be :memory:), got ${scheme === undefined ? 'no scheme' : `"${scheme}"`}.`);
+    throw new ConfigError(
+      `DATABASE_URL must start with one of ${DATABASE_SCHEMES.join(' ')} (or be :memory:), got ${scheme === undefined ? 'no scheme' : `"${scheme}"`}.`,
+    );
   }
   return value;
 }

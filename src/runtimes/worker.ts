@@ -1,13 +1,13 @@
+import bold from '../../fonts/NotoSans-Bold.ttf';
+import regular from '../../fonts/NotoSans-Regular.ttf';
 import { createApp, type FetchHandler } from '../app.ts';
 import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { HEADERS } from '../contract/headers.ts';
-import { ApiError } from '../http/api-error.ts';
 import { openD1 } from '../db/d1.ts';
 import { purgeExpired } from '../documents/retention.ts';
+import { ApiError } from '../http/api-error.ts';
 import { loadFonts } from '../render/fonts.ts';
-import bold from '../../fonts/NotoSans-Bold.ttf';
-import regular from '../../fonts/NotoSans-Regular.ttf';
 import { answerWithoutHandler } from './answer.ts';
 
 interface Env {

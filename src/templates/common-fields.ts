@@ -1,4 +1,4 @@
-import { currency, date, multiline, text, type FieldType } from './field-types.ts';
+import { currency, date, type FieldType, multiline, text } from './field-types.ts';
 import type { FieldSpec } from './template.ts';
 
 export const required = <T>(type: FieldType<T>, description: string): FieldSpec<T, true> => ({ type, required: true, description });

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { ValidationDetailCode } from '../contract/errors.ts';
 import { LIMITS } from '../contract/limits.ts';
-import { JsonNumber, isJsonObject, type JsonValue } from '../http/json-parse.ts';
+import { isJsonObject, JsonNumber, type JsonValue } from '../http/json-parse.ts';
 import { Decimal } from '../money/decimal.ts';
 import { CURRENCY_CODES, minorDigits } from './currencies.ts';
 
@@ -46,7 +46,9 @@ function shape<T>(schema: v.GenericSchema, value: JsonValue): Read<T> {
   return result.success ? ok(result.output as T) : problem(result.issues[0].message as ValidationDetailCode);
 }
 
-const FORBIDDEN = /[\u202A-\u202E\u2066-\u2069\uFEFF\u200B]|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const FORBIDDEN =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the contract forbids these control characters in text fields.
+  /[\u202A-\u202E\u2066-\u2069\uFEFF\u200B]|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
 
 export function codePointLength(text: string): number {
@@ -77,10 +79,7 @@ function checkCharacters(text: string, allowLineBreaks: boolean): Read<string> {
 }
 
 export function text(maxChars: number = LIMITS.textChars): FieldType<string> {
-  const schema = v.union(
-    [v.pipe(v.string('wrong_type'), v.metadata({ maxLength: maxChars })), jsonIntegerSchema],
-    'wrong_type',
-  );
+  const schema = v.union([v.pipe(v.string('wrong_type'), v.metadata({ maxLength: maxChars })), jsonIntegerSchema], 'wrong_type');
   return {
     name: 'text',
     schema,
@@ -188,11 +187,7 @@ export function readDecimalText(text: string): Read<DecimalValue> {
   const integerDigits = match[2]!.replace(/,/g, '').replace(/^0+(?=\d)/, '');
   const fraction = match[3] ?? '';
   if (integerDigits.length > LIMITS.integerDigits || fraction.length > LIMITS.fractionDigits) {
-    return problem(
-      'too_many_digits',
-      [],
-      `At most ${LIMITS.integerDigits} digits before the point and ${LIMITS.fractionDigits} after it.`,
-    );
+    return problem('too_many_digits', [], `At most ${LIMITS.integerDigits} digits before the point and ${LIMITS.fractionDigits} after it.`);
   }
   const value = new Decimal(`${match[1] ?? ''}${integerDigits}.${fraction || '0'}`);
   return ok({ value: value.isZero() ? new Decimal(0) : value, fractionDigits: fraction.length });
@@ -283,10 +278,7 @@ const PLAIN_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za
 /** The url type: returns the text to print and link, the trimmed value with its scheme lower-cased. */
 export const url: FieldType<string> = {
   name: 'url',
-  schema: v.pipe(
-    v.string('wrong_type'),
-    v.metadata({ description: 'An https:// link; the server applies the url rules of spec 2.3.' }),
-  ),
+  schema: v.pipe(v.string('wrong_type'), v.metadata({ description: 'An https:// link; the server applies the url rules of spec 2.3.' })),
   read(value) {
     const typed = shape<string>(this.schema, value);
     if (!typed.ok) return typed;

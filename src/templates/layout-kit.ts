@@ -1,4 +1,4 @@
-import { formatGrouped, formatQuantity, formatUnitPrice, type Decimal } from '../money/decimal.ts';
+import { type Decimal, formatGrouped, formatQuantity, formatUnitPrice } from '../money/decimal.ts';
 import type { Column } from '../render/document.ts';
 import type { LineItem } from './field-types.ts';
 import { lineAmount } from './totals.ts';

@@ -1,8 +1,8 @@
+import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import { JsonNumber } from '../http/json-parse.ts';
-import type { FieldType } from './field-types.ts';
 import type { BusinessDocument } from '../render/document.ts';
+import type { FieldType } from './field-types.ts';
 import type { CheckInput, CheckResult, Totals } from './totals.ts';
 
 export const PAPERS = ['a4', 'letter'] as const;
@@ -22,9 +22,13 @@ export interface FieldSpec<T = unknown, Required extends boolean = boolean> {
  * present, optional ones possibly absent, each of the type its field type reads to.
  */
 export type FieldValues<Fields extends Record<string, FieldSpec>> = {
-  readonly [Name in keyof Fields as Fields[Name] extends FieldSpec<unknown, true> ? Name : never]: Fields[Name] extends FieldSpec<infer T> ? T : never;
+  readonly [Name in keyof Fields as Fields[Name] extends FieldSpec<unknown, true> ? Name : never]: Fields[Name] extends FieldSpec<infer T>
+    ? T
+    : never;
 } & {
-  readonly [Name in keyof Fields as Fields[Name] extends FieldSpec<unknown, true> ? never : Name]?: Fields[Name] extends FieldSpec<infer T> ? T : never;
+  readonly [Name in keyof Fields as Fields[Name] extends FieldSpec<unknown, true> ? never : Name]?: Fields[Name] extends FieldSpec<infer T>
+    ? T
+    : never;
 };
 
 export interface TemplateRule {
@@ -101,25 +105,29 @@ export function fieldsJsonSchema(template: TemplateDefinition): Record<string, u
 }
 
 export function requiredFields(template: TemplateDefinition): string[] {
-  return Object.entries(template.fields).filter(([, spec]) => spec.required).map(([name]) => name);
+  return Object.entries(template.fields)
+    .filter(([, spec]) => spec.required)
+    .map(([name]) => name);
 }
 
 export function optionalFields(template: TemplateDefinition): string[] {
-  return Object.entries(template.fields).filter(([, spec]) => !spec.required).map(([name]) => name);
+  return Object.entries(template.fields)
+    .filter(([, spec]) => !spec.required)
+    .map(([name]) => name);
 }
 
 export function deprecatedFields(template: TemplateDefinition): { name: string; use_instead: string }[] {
-  return Object.entries(template.fields).flatMap(([name, spec]) =>
-    spec.deprecatedFor ? [{ name, use_instead: spec.deprecatedFor }] : [],
-  );
+  return Object.entries(template.fields).flatMap(([name, spec]) => (spec.deprecatedFor ? [{ name, use_instead: spec.deprecatedFor }] : []));
 }
 
 const templateObjects = new WeakMap<TemplateDefinition, ReturnType<typeof buildTemplateObject>>();
 
 /** The Template object of spec 2.8; built once per template, since its JSON Schema takes a while to generate. */
 export function templateObject(template: TemplateDefinition) {
-  let object = templateObjects.get(template);
-  if (!object) templateObjects.set(template, (object = buildTemplateObject(template)));
+  const known = templateObjects.get(template);
+  if (known) return known;
+  const object = buildTemplateObject(template);
+  templateObjects.set(template, object);
   return object;
 }
 

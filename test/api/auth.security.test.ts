@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { createAccount } from '../../src/accounts/store.ts';
 import { generateKey, isWellFormedKey } from '../../src/auth/key-format.ts';
 import { createKey, listKeys, regenerateKey, revokeKey } from '../../src/auth/store.ts';
 import { accounts, apiKeys } from '../../src/db/schema.ts';
-import { createAccount } from '../../src/accounts/store.ts';
+import { addKey, type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { addKey, seedCaller, type Caller } from '../support/accounts.ts';
 
 let app: TestApp;
 let caller: Caller;
@@ -125,7 +125,7 @@ describe('keys', () => {
     expect(isWellFormedKey(key)).toBe(true);
     expect(isWellFormedKey(flipLastChar(key))).toBe(false);
     expect(isWellFormedKey(key.replace('svc_live_', 'svc_test_'))).toBe(false);
-    expect(isWellFormedKey('sk_live_' + key.slice(9))).toBe(false);
+    expect(isWellFormedKey(`sk_live_${key.slice(9)}`)).toBe(false);
   });
 
   it('allows at most 3 active keys, atomically: three concurrent creations on two keys leave three', async () => {

@@ -15,7 +15,9 @@ describe('CORS on the public routes (section 4.1)', () => {
     expect(response.headers.get('Access-Control-Allow-Origin')).toBe('*');
     expect(response.headers.get('Vary')).toBe('Svc-Version');
     // openapi.json is private when it names the request's own Host (test/inprocess/base-url.test.ts).
-    expect(response.headers.get('Cache-Control')).toMatch(path.endsWith('openapi.json') ? /^(public|private), max-age=300$/ : /^public, max-age=300$/);
+    expect(response.headers.get('Cache-Control')).toMatch(
+      path.endsWith('openapi.json') ? /^(public|private), max-age=300$/ : /^public, max-age=300$/,
+    );
   });
 
   it.each(PUBLIC_PATHS)('OPTIONS %s is a 204 preflight', async (path) => {

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS, ERROR_CODES } from '../../src/contract/errors.ts';
+import { ERROR_CODES, ERRORS } from '../../src/contract/errors.ts';
 import { API_ROUTES } from '../../src/routes/index.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { isoSeconds } from '../../src/clock.ts';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { isoSeconds } from '../../src/clock.ts';
 import { documents, idempotencyKeys } from '../../src/db/schema.ts';
+import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { seedCaller, type Caller } from '../support/accounts.ts';
 import { expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 import { sha256 } from '../support/pdf.ts';
 
@@ -31,7 +31,6 @@ describe('402 insufficient_credits', () => {
     expect(state.credits).toBe(0);
     expect(state.documents).toBe(3);
   });
-
 });
 
 describe('403 forbidden_scope by mode', () => {
@@ -46,7 +45,11 @@ describe('403 forbidden_scope by mode', () => {
 
 describe('422 render_rejected', () => {
   it('refuses characters no bundled font has, charges nothing, and frees the key for a corrected retry', async () => {
-    const body = await expectError(await makeDocument(app, caller, finalInvoice({ client_name: '株式会社' }), { key: 'k-render' }), 422, 'render_rejected');
+    const body = await expectError(
+      await makeDocument(app, caller, finalInvoice({ client_name: '株式会社' }), { key: 'k-render' }),
+      422,
+      'render_rejected',
+    );
     expect(body.error.message).toContain('U+682A');
     expect(body.credit_used).toBe(false);
     expect(await ledger(app, caller)).toMatchObject({ credits: 5, documents: 0 });
@@ -86,8 +89,16 @@ describe('Idempotency-Key (section 3 table)', () => {
 
   it('same key, different request (a changed reference counts) → 422 idempotency_key_reused', async () => {
     expect((await makeDocument(app, caller, finalInvoice({}, { reference: 'a' }), { key: 'order-3' })).status).toBe(201);
-    await expectError(await makeDocument(app, caller, finalInvoice({}, { reference: 'b' }), { key: 'order-3' }), 422, 'idempotency_key_reused');
-    await expectError(await makeDocument(app, caller, finalInvoice({ notes: 'x' }, { reference: 'a' }), { key: 'order-3' }), 422, 'idempotency_key_reused');
+    await expectError(
+      await makeDocument(app, caller, finalInvoice({}, { reference: 'b' }), { key: 'order-3' }),
+      422,
+      'idempotency_key_reused',
+    );
+    await expectError(
+      await makeDocument(app, caller, finalInvoice({ notes: 'x' }, { reference: 'a' }), { key: 'order-3' }),
+      422,
+      'idempotency_key_reused',
+    );
     expect(await ledger(app, caller)).toMatchObject({ credits: 4, documents: 1 });
   });
 
@@ -107,21 +118,38 @@ describe('Idempotency-Key (section 3 table)', () => {
   it('a 402 is not remembered either', async () => {
     const broke = await seedCaller(app, { credits: 0 });
     await expectError(await makeDocument(app, broke, finalInvoice(), { key: 'order-5' }), 402, 'insufficient_credits');
-    const [row] = await app.db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.accountId, broke.account.id), eq(idempotencyKeys.key, 'order-5')));
+    const [row] = await app.db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.accountId, broke.account.id), eq(idempotencyKeys.key, 'order-5')));
     expect(row).toBeUndefined();
   });
 
   it('template changed since → 409 idempotency_replay_unavailable / template_version_changed', async () => {
     const first = await makeDocument(app, caller, finalInvoice(), { key: 'order-9' });
-    await app.db.update(documents).set({ templateVersion: '1.9.0' }).where(eq(documents.id, first.headers.get('Svc-Document-Id')!));
-    const body = await expectError(await makeDocument(app, caller, finalInvoice(), { key: 'order-9' }), 409, 'idempotency_replay_unavailable');
+    await app.db
+      .update(documents)
+      .set({ templateVersion: '1.9.0' })
+      .where(eq(documents.id, first.headers.get('Svc-Document-Id')!));
+    const body = await expectError(
+      await makeDocument(app, caller, finalInvoice(), { key: 'order-9' }),
+      409,
+      'idempotency_replay_unavailable',
+    );
     expect(body.error.details[0].code).toBe('template_version_changed');
   });
 
   it('bytes no longer reproducible → 409 output_changed; never different bytes under an old id', async () => {
     const first = await makeDocument(app, caller, finalInvoice(), { key: 'order-10' });
-    await app.db.update(documents).set({ sha256: '0'.repeat(64) }).where(eq(documents.id, first.headers.get('Svc-Document-Id')!));
-    const body = await expectError(await makeDocument(app, caller, finalInvoice(), { key: 'order-10' }), 409, 'idempotency_replay_unavailable');
+    await app.db
+      .update(documents)
+      .set({ sha256: '0'.repeat(64) })
+      .where(eq(documents.id, first.headers.get('Svc-Document-Id')!));
+    const body = await expectError(
+      await makeDocument(app, caller, finalInvoice(), { key: 'order-10' }),
+      409,
+      'idempotency_replay_unavailable',
+    );
     expect(body.error.details[0].code).toBe('output_changed');
   });
 
@@ -132,4 +160,3 @@ describe('Idempotency-Key (section 3 table)', () => {
     expect(await ledger(app, caller)).toMatchObject({ credits: 3, documents: 2 });
   });
 });
-

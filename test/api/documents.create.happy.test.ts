@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DocumentJsonSchema } from '../../src/openapi/schemas.ts';
 import { findTemplate } from '../../src/templates/registry.ts';
+import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { seedCaller, type Caller } from '../support/accounts.ts';
 import { finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 import { readPdf, sha256 } from '../support/pdf.ts';
 import { RECEIPT_FIELDS } from '../support/requests.ts';
@@ -17,7 +17,11 @@ beforeEach(async () => {
 
 describe('POST /api/v1/documents: a final in the binary form', () => {
   it('answers 201 with the PDF and every header of 4.2, and charges one credit', async () => {
-    const response = await makeDocument(app, caller, finalInvoice({ discount: '10%', tax_rate: '20', amount_paid: '5' }, { reference: 'order-77' }));
+    const response = await makeDocument(
+      app,
+      caller,
+      finalInvoice({ discount: '10%', tax_rate: '20', amount_paid: '5' }, { reference: 'order-77' }),
+    );
     expect(response.status).toBe(201);
     const bytes = new Uint8Array(await response.arrayBuffer());
     const h = (name: string) => response.headers.get(name);
@@ -34,16 +38,31 @@ describe('POST /api/v1/documents: a final in the binary form', () => {
     expect(h('Svc-Credits-Remaining')).toBe('4');
     expect(h('Svc-Idempotent-Replay')).toBe('false');
     expect(h('Svc-Reference')).toBe('order-77');
-    expect([h('Svc-Totals-Currency'), h('Svc-Totals-Subtotal'), h('Svc-Totals-Discount'), h('Svc-Totals-Tax'), h('Svc-Totals-Total'), h('Svc-Totals-Amount-Paid'), h('Svc-Totals-Balance-Due')]).toEqual(
-      ['EUR', '100.00', '10.00', '18.00', '108.00', '5.00', '103.00'],
-    );
+    expect([
+      h('Svc-Totals-Currency'),
+      h('Svc-Totals-Subtotal'),
+      h('Svc-Totals-Discount'),
+      h('Svc-Totals-Tax'),
+      h('Svc-Totals-Total'),
+      h('Svc-Totals-Amount-Paid'),
+      h('Svc-Totals-Balance-Due'),
+    ]).toEqual(['EUR', '100.00', '10.00', '18.00', '108.00', '5.00', '103.00']);
     expect(h('Access-Control-Allow-Origin')).toBeNull();
     expect((await readPdf(bytes)).title).toBe('Invoice INV-1');
 
     const state = await ledger(app, caller);
     expect(state.credits).toBe(4);
     expect(state.rows).toHaveLength(1);
-    expect(state.rows[0]).toMatchObject({ id, mode: 'final', creditsConsumed: 1, sha256: sha256(bytes), bytes: bytes.length, reference: 'order-77', source: 'api', keyId: caller.keyId });
+    expect(state.rows[0]).toMatchObject({
+      id,
+      mode: 'final',
+      creditsConsumed: 1,
+      sha256: sha256(bytes),
+      bytes: bytes.length,
+      reference: 'order-77',
+      source: 'api',
+      keyId: caller.keyId,
+    });
     expect(JSON.stringify(state.rows)).not.toContain('Seller Ltd');
   });
 
@@ -116,7 +135,21 @@ describe('the JSON form and Accept negotiation', () => {
       credits_remaining: 4,
       idempotent_replay: false,
       totals: { currency: 'EUR', subtotal: '100.00', total: '100.00', balance_due: '100.00' },
-      document: { id: response.headers.get('Svc-Document-Id'), object: 'document', template: 'invoice', template_version: '2.1.0', mode: 'final', paper: 'a4', locale: 'en', reference: 'r-1', source: 'api', credits_consumed: 1, bytes: bytes.length, content_type: 'application/pdf', file_url: null },
+      document: {
+        id: response.headers.get('Svc-Document-Id'),
+        object: 'document',
+        template: 'invoice',
+        template_version: '2.1.0',
+        mode: 'final',
+        paper: 'a4',
+        locale: 'en',
+        reference: 'r-1',
+        source: 'api',
+        credits_consumed: 1,
+        bytes: bytes.length,
+        content_type: 'application/pdf',
+        file_url: null,
+      },
     });
   });
 });

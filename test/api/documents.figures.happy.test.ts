@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { seedCaller, type Caller } from '../support/accounts.ts';
 import { makeDocument } from '../support/documents.ts';
 import { readPdf } from '../support/pdf.ts';
 import { INVOICE_FIELDS, QUOTE_FIELDS, RECEIPT_FIELDS } from '../support/requests.ts';

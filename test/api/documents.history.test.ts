@@ -1,8 +1,8 @@
 import * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DocumentSchema } from '../../src/openapi/schemas.ts';
+import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { seedCaller, type Caller } from '../support/accounts.ts';
 import { finalInvoice, makeDocument, makePreviews, previewInvoice } from '../support/documents.ts';
 
 let app: TestApp;
@@ -15,7 +15,6 @@ beforeEach(async () => {
 const get = (path: string, who: Caller = caller) => app.call(path, { headers: who.headers });
 
 describe('GET /api/v1/documents', () => {
-
   it('defaults to 20 and reports has_more', async () => {
     await makePreviews(app, caller, 21);
     const page = await (await get('/api/v1/documents')).json();
@@ -90,7 +89,14 @@ describe('GET /api/v1/documents/{id} and /file', () => {
     expect(response.status).toBe(200);
     const document = await response.json();
     expect(v.safeParse(DocumentSchema, document).issues).toBeUndefined();
-    expect(document).toMatchObject({ id, mode: 'final', reference: 'ref-9', credits_consumed: 1, sha256: created.headers.get('Svc-Document-Sha256'), file_url: null });
+    expect(document).toMatchObject({
+      id,
+      mode: 'final',
+      reference: 'ref-9',
+      credits_consumed: 1,
+      sha256: created.headers.get('Svc-Document-Sha256'),
+      file_url: null,
+    });
   });
 
   it('answers 404 document_not_found for unknown and foreign ids, in the same words', async () => {

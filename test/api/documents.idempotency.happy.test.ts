@@ -5,11 +5,11 @@ import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/http/json-parse.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
 import { acquireLease } from '../../src/idempotency/lease.ts';
+import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { seedCaller, type Caller } from '../support/accounts.ts';
 import { expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
-import { QUOTE_FIELDS } from '../support/requests.ts';
 import { sha256 } from '../support/pdf.ts';
+import { QUOTE_FIELDS } from '../support/requests.ts';
 
 /**
  * The replay decisions of section 3 with several accounts and keys stored at once: each decision reads the
@@ -120,7 +120,10 @@ describe('the normalised request decides a replay (section 3)', () => {
       fields: Object.fromEntries(
         Object.entries(body.fields)
           .reverse()
-          .map(([name, value]) => [name, name === 'items' ? (value as object[]).map((item) => Object.fromEntries(Object.entries(item).reverse())) : value]),
+          .map(([name, value]) => [
+            name,
+            name === 'items' ? (value as object[]).map((item) => Object.fromEntries(Object.entries(item).reverse())) : value,
+          ]),
       ),
       mode: 'final',
       template: 'invoice',
@@ -130,7 +133,8 @@ describe('the normalised request decides a replay (section 3)', () => {
   });
 
   it('a number written as 1,250.00 or 1250 is one value: a replay, with the same bytes', async () => {
-    const line = (quantity: unknown, unitPrice: unknown) => finalInvoice({ items: [{ description: 'Work', quantity, unit_price: unitPrice }] });
+    const line = (quantity: unknown, unitPrice: unknown) =>
+      finalInvoice({ items: [{ description: 'Work', quantity, unit_price: unitPrice }] });
     const first = await makeDocument(app, caller, line('1,250.00', '1,250.00'), { key: 'order-11' });
     const id = await expectNew(first);
     const bytes = sha256(new Uint8Array(await first.arrayBuffer()));
@@ -170,7 +174,11 @@ describe('the normalised request decides a replay (section 3)', () => {
 
   it('a changed reference is 422 idempotency_key_reused', async () => {
     await expectNew(await makeDocument(app, caller, finalInvoice({}, { reference: 'ref-a' }), { key: 'order-15' }));
-    await expectError(await makeDocument(app, caller, finalInvoice({}, { reference: 'ref-b' }), { key: 'order-15' }), 422, 'idempotency_key_reused');
+    await expectError(
+      await makeDocument(app, caller, finalInvoice({}, { reference: 'ref-b' }), { key: 'order-15' }),
+      422,
+      'idempotency_key_reused',
+    );
     await expectError(await makeDocument(app, caller, finalInvoice(), { key: 'order-15' }), 422, 'idempotency_key_reused');
   });
 });
@@ -205,11 +213,14 @@ describe('the Idempotency-Key header (section 4.2)', () => {
     expect((await keyRows(caller)).map((row) => row.key).sort()).toEqual([long, 'x']);
   });
 
-  it.each([['""'], ['k'.repeat(256)], [`"${'k'.repeat(256)}"`]])('refuses %j with 400 invalid_idempotency_key, storing and charging nothing', async (key) => {
-    const body = await expectError(await makeDocument(app, caller, finalInvoice(), { key }), 400, 'invalid_request');
-    expect(body.error.details[0].code).toBe('invalid_idempotency_key');
-    expect(body.credit_used).toBe(false);
-    expect(await keyRows(caller)).toEqual([]);
-    expect(await ledger(app, caller)).toMatchObject({ credits: 5, documents: 0 });
-  });
+  it.each([['""'], ['k'.repeat(256)], [`"${'k'.repeat(256)}"`]])(
+    'refuses %j with 400 invalid_idempotency_key, storing and charging nothing',
+    async (key) => {
+      const body = await expectError(await makeDocument(app, caller, finalInvoice(), { key }), 400, 'invalid_request');
+      expect(body.error.details[0].code).toBe('invalid_idempotency_key');
+      expect(body.credit_used).toBe(false);
+      expect(await keyRows(caller)).toEqual([]);
+      expect(await ledger(app, caller)).toMatchObject({ credits: 5, documents: 0 });
+    },
+  );
 });

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { seedCaller, type Caller } from '../support/accounts.ts';
 import { makeDocument } from '../support/documents.ts';
-import { INVOICE_FIELDS, QUOTE_FIELDS, post } from '../support/requests.ts';
+import { INVOICE_FIELDS, post, QUOTE_FIELDS } from '../support/requests.ts';
 
 /**
  * Money arithmetic exact to the minor unit at the largest figures the contract allows (spec 2.3: 10 integer and
@@ -119,7 +119,10 @@ describe('invoice: 50 lines with a percentage discount and a tax line, exact to 
     }));
     const discountRate = fixed('12.3456');
     const taxRate = fixed('19.9999');
-    const subtotal = items.reduce((sum, item) => plus(sum, round(times(fixed(item.quantity), fixed(item.unit_price)), digits)), round(fixed('0'), digits));
+    const subtotal = items.reduce(
+      (sum, item) => plus(sum, round(times(fixed(item.quantity), fixed(item.unit_price)), digits)),
+      round(fixed('0'), digits),
+    );
     const discount = round(percentOf(subtotal, discountRate), digits);
     const afterDiscount = minus(subtotal, discount);
     const tax = round(percentOf(afterDiscount, taxRate), digits);

@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/contract/errors.ts';
 import { LIMITS } from '../../src/contract/limits.ts';
+import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { seedCaller, type Caller } from '../support/accounts.ts';
-import { INVOICE_FIELDS, QUOTE_FIELDS, RECEIPT_FIELDS, post } from '../support/requests.ts';
+import { INVOICE_FIELDS, post, QUOTE_FIELDS, RECEIPT_FIELDS } from '../support/requests.ts';
 
 let app: TestApp;
 let caller: Caller;
@@ -33,9 +33,25 @@ async function expectContractAnswer(response: Response) {
   expect(answer.credit_used).toBe(false);
 }
 
-const fieldNames = [...new Set([...Object.keys(INVOICE_FIELDS), ...Object.keys(QUOTE_FIELDS), ...Object.keys(RECEIPT_FIELDS),
-  'discount', 'tax_rate', 'tax_label', 'amount_paid', 'payment_link', 'items', 'amount', 'show_acceptance', 'invoice_reference',
-  'related_document', 'seller', 'notes'])];
+const fieldNames = [
+  ...new Set([
+    ...Object.keys(INVOICE_FIELDS),
+    ...Object.keys(QUOTE_FIELDS),
+    ...Object.keys(RECEIPT_FIELDS),
+    'discount',
+    'tax_rate',
+    'tax_label',
+    'amount_paid',
+    'payment_link',
+    'items',
+    'amount',
+    'show_acceptance',
+    'invoice_reference',
+    'related_document',
+    'seller',
+    'notes',
+  ]),
+];
 const jsonValue = fc.jsonValue({ maxDepth: 3 });
 const anyFieldValue = fc.oneof(
   jsonValue,
@@ -100,20 +116,45 @@ const LINEAR_BUDGET_MS = 3_000;
 
 describe('regular expressions on request input, worst input at the full body size', () => {
   it.each([
-    ['a run of spaces inside a url (quadratic under /^ +| +$/g)', 'payment_link', (n: number) => `${PAY}${' '.repeat(Math.max(0, n - PAY.length - 1))}x`, 'invalid_url'],
-    ['spaces around a url are trimmed, however many', 'payment_link', (n: number) => `${' '.repeat(Math.max(0, n - PAY.length) >> 1)}${PAY}${' '.repeat(Math.max(0, n - PAY.length) - (Math.max(0, n - PAY.length) >> 1))}`, undefined],
-    ['digit groups that never end properly', 'amount_paid', (n: number) => `1${',111'.repeat(Math.max(0, n - 2) >> 2)}${'1'.repeat(Math.max(0, n - 2) & 3)}x`, 'not_a_number'],
+    [
+      'a run of spaces inside a url (quadratic under /^ +| +$/g)',
+      'payment_link',
+      (n: number) => `${PAY}${' '.repeat(Math.max(0, n - PAY.length - 1))}x`,
+      'invalid_url',
+    ],
+    [
+      'spaces around a url are trimmed, however many',
+      'payment_link',
+      (n: number) =>
+        `${' '.repeat(Math.max(0, n - PAY.length) >> 1)}${PAY}${' '.repeat(Math.max(0, n - PAY.length) - (Math.max(0, n - PAY.length) >> 1))}`,
+      undefined,
+    ],
+    [
+      'digit groups that never end properly',
+      'amount_paid',
+      (n: number) => `1${',111'.repeat(Math.max(0, n - 2) >> 2)}${'1'.repeat(Math.max(0, n - 2) & 3)}x`,
+      'not_a_number',
+    ],
     ['a fraction that never ends properly', 'tax_rate', (n: number) => `1.${'1'.repeat(Math.max(0, n - 3))}x`, 'not_a_number'],
-    ['surrogate pairs, then a bidi control, in a one-line text', 'seller_name', (n: number) => `${'\u{1F600}'.repeat(Math.max(0, n - 3) >> 2)}${'a'.repeat(Math.max(0, n - 3) & 3)}\u202e`, 'invalid_characters'],
+    [
+      'surrogate pairs, then a bidi control, in a one-line text',
+      'seller_name',
+      (n: number) => `${'\u{1F600}'.repeat(Math.max(0, n - 3) >> 2)}${'a'.repeat(Math.max(0, n - 3) & 3)}\u202e`,
+      'invalid_characters',
+    ],
     ['CR LF pairs in a multiline text', 'notes', (n: number) => `${'\r\n'.repeat(n >> 2)}${'a'.repeat(n & 3)}`, 'too_long'],
-  ])('%s', async (_, name, value, detail) => {
-    const response = await post(app, '/api/v1/documents/validate', caller.headers, fullSizeBody(name, value));
-    const answer = await response.json();
-    if (detail === undefined) {
-      expect(response.status, JSON.stringify(answer).slice(0, 300)).toBe(200);
-      return;
-    }
-    expect(response.status).toBe(422);
-    expect(answer.error.details).toEqual([expect.objectContaining({ code: detail, field: `fields.${name}` })]);
-  }, LINEAR_BUDGET_MS);
+  ])(
+    '%s',
+    async (_, name, value, detail) => {
+      const response = await post(app, '/api/v1/documents/validate', caller.headers, fullSizeBody(name, value));
+      const answer = await response.json();
+      if (detail === undefined) {
+        expect(response.status, JSON.stringify(answer).slice(0, 300)).toBe(200);
+        return;
+      }
+      expect(response.status).toBe(422);
+      expect(answer.error.details).toEqual([expect.objectContaining({ code: detail, field: `fields.${name}` })]);
+    },
+    LINEAR_BUDGET_MS,
+  );
 });

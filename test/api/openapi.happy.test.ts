@@ -1,6 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ERRORS, ERROR_CODES } from '../../src/contract/errors.ts';
+import { ERROR_CODES, ERRORS } from '../../src/contract/errors.ts';
 import { API_ROUTES } from '../../src/routes/index.ts';
 import { BASE, createTestApp, type TestApp } from '../support/app.ts';
 

@@ -56,5 +56,4 @@ describe('request ids and the error shape (section 7)', () => {
     expect(body.error.request_id).toBe(response.headers.get('Svc-Request-Id'));
     expect(body.error.docs_url).toBe(`${BASE}/docs/api/errors#not_found`);
   });
-
 });

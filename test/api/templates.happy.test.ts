@@ -44,7 +44,14 @@ describe('GET /api/v1/templates', () => {
   it('lists required and optional fields exactly as spec 2.5', async () => {
     const receipt = await (await app.call('/api/v1/templates/receipt')).json();
     expect(receipt.required_fields).toEqual([
-      'seller_name', 'client_name', 'receipt_number', 'payment_date', 'description', 'currency', 'amount', 'payment_method',
+      'seller_name',
+      'client_name',
+      'receipt_number',
+      'payment_date',
+      'description',
+      'currency',
+      'amount',
+      'payment_method',
     ]);
     expect(receipt.optional_fields).toContain('invoice_reference');
     expect(receipt.deprecated_fields).toEqual([{ name: 'invoice_reference', use_instead: 'related_document' }]);

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { seedDatabaseFile } from '../support/accounts.ts';
 import { freePort } from '../support/processes.ts';
 import { referenceBody } from './measure.ts';
-import { seedDatabaseFile } from '../support/accounts.ts';
 
 /**
  * `npm run bench:load`: Bun servers (LOAD_PROCESSES, default 1, sharing the port) on one embedded database, driven
@@ -60,8 +60,13 @@ const scenarios: Record<string, () => Promise<Response>> = {
   'POST validate': () => fetch(`${base}/api/v1/documents/validate`, { method: 'POST', headers: auth, body: reference }),
   'POST preview': () => fetch(`${base}/api/v1/documents`, { method: 'POST', headers: auth, body: preview }),
   'POST final (new key)': () =>
-    fetch(`${base}/api/v1/documents`, { method: 'POST', headers: { ...auth, 'Idempotency-Key': `load-${process.pid}-${counter++}` }, body: reference }),
-  'POST replay': () => fetch(`${base}/api/v1/documents`, { method: 'POST', headers: { ...auth, 'Idempotency-Key': 'load-replay' }, body: reference }),
+    fetch(`${base}/api/v1/documents`, {
+      method: 'POST',
+      headers: { ...auth, 'Idempotency-Key': `load-${process.pid}-${counter++}` },
+      body: reference,
+    }),
+  'POST replay': () =>
+    fetch(`${base}/api/v1/documents`, { method: 'POST', headers: { ...auth, 'Idempotency-Key': 'load-replay' }, body: reference }),
 };
 await scenarios['POST replay']!();
 
@@ -90,7 +95,9 @@ async function run(scenario: () => Promise<Response>, concurrency: number) {
   return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), failures, count: latencies.length, driverMs };
 }
 
-console.log(`Load benchmark: ${PROCESSES} Bun server process(es) sharing one port and one embedded database, ${SECONDS} s per row, driven over loopback from another Bun process.`);
+console.log(
+  `Load benchmark: ${PROCESSES} Bun server process(es) sharing one port and one embedded database, ${SECONDS} s per row, driven over loopback from another Bun process.`,
+);
 for (const [name, scenario] of Object.entries(scenarios)) {
   for (const concurrency of CONCURRENCY) {
     logLines.length = 0;

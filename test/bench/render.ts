@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort, startProcess } from '../support/processes.ts';
-import { REFERENCES, referenceBody, summarise, RUNS, WARMUP } from './measure.ts';
+import { REFERENCES, RUNS, referenceBody, summarise, WARMUP } from './measure.ts';
 
 /**
  * `npm run bench`: renders the two reference invoices under Node and under Bun (median and p95 ms per
@@ -26,7 +26,18 @@ async function workerd(): Promise<void> {
   const port = await freePort();
   const server = await startProcess(
     process.execPath,
-    [here('../../.ci/wrangler.mjs'), 'dev', '--local', '--config', here('wrangler.toml'), '--port', String(port), '--ip', '127.0.0.1', '--show-interactive-dev-session=false'],
+    [
+      here('../../.ci/wrangler.mjs'),
+      'dev',
+      '--local',
+      '--config',
+      here('wrangler.toml'),
+      '--port',
+      String(port),
+      '--ip',
+      '127.0.0.1',
+      '--show-interactive-dev-session=false',
+    ],
     { port, readyPath: '/noop', timeoutMs: 60_000 },
   );
   try {

@@ -1,9 +1,9 @@
-import { parseDocumentRequest, type DocumentRequest } from '../../src/documents/request.ts';
+import bold from '../../fonts/NotoSans-Bold.ttf';
+import regular from '../../fonts/NotoSans-Regular.ttf';
+import { type DocumentRequest, parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/http/json-parse.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
 import { renderPdf } from '../../src/render/index.ts';
-import bold from '../../fonts/NotoSans-Bold.ttf';
-import regular from '../../fonts/NotoSans-Regular.ttf';
 
 /**
  * Benchmark Worker: POST /prepare/<name> parses a request once; GET /render/<name> renders it; GET /noop is

@@ -37,7 +37,17 @@ async function svcJson(...args: string[]) {
 /** Each case starts the CLI several times, a Node process each (a second or more on a loaded 2-core machine). */
 describe('operator CLI', { timeout: 90_000 }, () => {
   it('creates an account, refuses a key until the email is confirmed, then issues one', async () => {
-    const account = await svcJson('accounts', 'create', '--email', 'ops@example.com', '--plan', 'starter', '--credits', '12', '--unconfirmed');
+    const account = await svcJson(
+      'accounts',
+      'create',
+      '--email',
+      'ops@example.com',
+      '--plan',
+      'starter',
+      '--credits',
+      '12',
+      '--unconfirmed',
+    );
     expect(Object.keys(account)).toEqual(['id', 'email', 'plan', 'credits_remaining', 'period_end', 'email_confirmed']);
     expect(account).toMatchObject({ email: 'ops@example.com', plan: 'starter', credits_remaining: 12, email_confirmed: false });
     expect(account.period_end).toMatch(/^\d{4}-\d{2}-01T00:00:00Z$/);

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PLANS, PLAN_NAMES } from '../../src/accounts/plans.ts';
+import { PLAN_NAMES, PLANS } from '../../src/accounts/plans.ts';
 import { findAccount, renewPeriodIfEnded, setCredits } from '../../src/accounts/store.ts';
 import { accounts, apiKeys } from '../../src/db/schema.ts';
 import { AccountSchema } from '../../src/openapi/schemas.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
 import { seedCaller } from '../support/accounts.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
 
 let app: TestApp;
 beforeEach(async () => {
@@ -94,9 +94,7 @@ describe('credit periods', () => {
   it('renews once under concurrency: twenty requests in parallel leave one renewal', async () => {
     const caller = await seedCaller(app, { plan: 'free', credits: 2 });
     app.clock.current = Date.parse('2026-12-01T00:00:05Z');
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, () => app.call('/api/v1/account', { headers: caller.headers })),
-    );
+    const responses = await Promise.all(Array.from({ length: 20 }, () => app.call('/api/v1/account', { headers: caller.headers })));
     expect(responses.every((r) => r.status === 200)).toBe(true);
     const row = await findAccount(app.db, caller.account.id);
     expect(row).toMatchObject({ creditsRemaining: 50, periodEnd: Date.parse('2027-01-01T00:00:00Z') });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { defineRoute } from '../../src/http/route.ts';
 import { json } from '../../src/http/respond.ts';
+import { defineRoute } from '../../src/http/route.ts';
 import { ROUTES } from '../../src/routes/index.ts';
-import { createTestApp } from '../support/app.ts';
 import { seedCaller } from '../support/accounts.ts';
+import { createTestApp } from '../support/app.ts';
 
 describe('403 forbidden_scope', () => {
   it('refuses a valid key that lacks the route scope', async () => {

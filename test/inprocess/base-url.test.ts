@@ -22,12 +22,15 @@ describe('without PUBLIC_BASE_URL, an answer naming the Host is never shared bet
     expect(response.headers.get('Cache-Control')).toBe('public, max-age=300');
   });
 
-  it.each(['/api/v1/templates/nope', '/api/v1/nope', '/api/v1/account'])('the error at %s names the Host in docs_url and is not stored', async (path) => {
-    const app = await createTestApp();
-    const response = await get(app, `http://evil.example${path}`);
-    expect((await response.json()).error.docs_url).toMatch(/^http:\/\/evil\.example\/docs\/api\/errors#/);
-    expect(response.headers.get('Cache-Control')).toBe('no-store');
-  });
+  it.each(['/api/v1/templates/nope', '/api/v1/nope', '/api/v1/account'])(
+    'the error at %s names the Host in docs_url and is not stored',
+    async (path) => {
+      const app = await createTestApp();
+      const response = await get(app, `http://evil.example${path}`);
+      expect((await response.json()).error.docs_url).toMatch(/^http:\/\/evil\.example\/docs\/api\/errors#/);
+      expect(response.headers.get('Cache-Control')).toBe('no-store');
+    },
+  );
 
   it('the API reference page names no Host', async () => {
     const app = await createTestApp();

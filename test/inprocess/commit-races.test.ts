@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { accounts, idempotencyKeys } from '../../src/db/schema.ts';
+import { commitDocument } from '../../src/credits/commit.ts';
 import { DatabaseBusy } from '../../src/db/failures.ts';
+import { accounts, idempotencyKeys } from '../../src/db/schema.ts';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/http/json-parse.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
 import { acquireLease, readKey } from '../../src/idempotency/lease.ts';
-import { commitDocument } from '../../src/credits/commit.ts';
+import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, interceptDb, isCommitBatch, type TestApp } from '../support/app.ts';
-import { seedCaller, type Caller } from '../support/accounts.ts';
 import { documentRow, expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 
 /**
@@ -44,7 +44,12 @@ beforeEach(async () => {
   for (let i = 0; i < 2; i++) {
     const other = await seedCaller(app, { credits: 5 });
     expect((await makeDocument(app, other, finalInvoice(), { key: 'order-1' })).status).toBe(201);
-    await acquireLease(app.db, { accountId: other.account.id, key: 'running', fingerprint: fingerprintOf(finalInvoice()), now: app.clock.now() });
+    await acquireLease(app.db, {
+      accountId: other.account.id,
+      key: 'running',
+      fingerprint: fingerprintOf(finalInvoice()),
+      now: app.clock.now(),
+    });
   }
   caller = await seedCaller(app, { credits: 1 });
 });
@@ -91,7 +96,12 @@ describe('a keyed final whose key another attempt holds at commit time', () => {
     let takeover: Awaited<ReturnType<typeof acquireLease>> | undefined;
     beforeNextCommit = async () => {
       app.clock.advance(35_001);
-      takeover = await acquireLease(app.db, { accountId: caller.account.id, key: 'order-1', fingerprint: fingerprintOf(finalInvoice()), now: app.clock.now() });
+      takeover = await acquireLease(app.db, {
+        accountId: caller.account.id,
+        key: 'order-1',
+        fingerprint: fingerprintOf(finalInvoice()),
+        now: app.clock.now(),
+      });
     };
     const late = await makeDocument(app, caller, finalInvoice(), { key: 'order-1' });
     const body = await expectError(late, 409, 'idempotency_in_progress');
@@ -103,7 +113,11 @@ describe('a keyed final whose key another attempt holds at commit time', () => {
 
     // The running attempt still holds the key: a retry now is told so, and its own commit goes through once.
     await expectError(await makeDocument(app, caller, finalInvoice(), { key: 'order-1' }), 409, 'idempotency_in_progress');
-    const committed = await commitDocument(app.db, { row: documentRow(app, caller, 'doc_takeover000000000001'), charge: true, lease: takeover.lease });
+    const committed = await commitDocument(app.db, {
+      row: documentRow(app, caller, 'doc_takeover000000000001'),
+      charge: true,
+      lease: takeover.lease,
+    });
     expect(committed).toEqual({ kind: 'committed', creditsRemaining: 1 });
     expect(await ledger(app, caller)).toMatchObject({ credits: 1, documents: 1 });
   });
@@ -112,7 +126,12 @@ describe('a keyed final whose key another attempt holds at commit time', () => {
     let takeover: Awaited<ReturnType<typeof acquireLease>> | undefined;
     beforeNextCommit = async () => {
       app.clock.advance(35_001);
-      takeover = await acquireLease(app.db, { accountId: caller.account.id, key: 'order-1', fingerprint: fingerprintOf(finalInvoice()), now: app.clock.now() });
+      takeover = await acquireLease(app.db, {
+        accountId: caller.account.id,
+        key: 'order-1',
+        fingerprint: fingerprintOf(finalInvoice()),
+        now: app.clock.now(),
+      });
       await app.db.update(accounts).set({ creditsRemaining: 0 }).where(eq(accounts.id, caller.account.id));
     };
     await expectError(await makeDocument(app, caller, finalInvoice(), { key: 'order-1' }), 409, 'idempotency_in_progress');
@@ -138,19 +157,33 @@ describe('a keyed final whose key row is gone at commit time', () => {
   });
 
   it('commitDocument reports lease_lost for it, and no_credit only while the lease is still held', async () => {
-    const held = await acquireLease(app.db, { accountId: caller.account.id, key: 'order-2', fingerprint: fingerprintOf(finalInvoice()), now: app.clock.now() });
+    const held = await acquireLease(app.db, {
+      accountId: caller.account.id,
+      key: 'order-2',
+      fingerprint: fingerprintOf(finalInvoice()),
+      now: app.clock.now(),
+    });
     if (held.kind !== 'acquired') throw new Error('no lease');
     await app.db.update(accounts).set({ creditsRemaining: 0 }).where(eq(accounts.id, caller.account.id));
-    expect(await commitDocument(app.db, { row: documentRow(app, caller, 'doc_nocredit00000000001'), charge: true, lease: held.lease })).toEqual({ kind: 'no_credit' });
+    expect(
+      await commitDocument(app.db, { row: documentRow(app, caller, 'doc_nocredit00000000001'), charge: true, lease: held.lease }),
+    ).toEqual({ kind: 'no_credit' });
     await app.db.delete(idempotencyKeys).where(eq(idempotencyKeys.accountId, caller.account.id));
-    expect(await commitDocument(app.db, { row: documentRow(app, caller, 'doc_nocredit00000000002'), charge: true, lease: held.lease })).toEqual({ kind: 'lease_lost' });
+    expect(
+      await commitDocument(app.db, { row: documentRow(app, caller, 'doc_nocredit00000000002'), charge: true, lease: held.lease }),
+    ).toEqual({ kind: 'lease_lost' });
     expect(await ledger(app, caller)).toMatchObject({ credits: 0, documents: 0 });
   });
 });
 
 describe('a key given back between the decision’s two statements', () => {
   it('is 409 idempotency_in_progress (retry with the same key), never a 500; the retry makes the document', async () => {
-    const held = await acquireLease(app.db, { accountId: caller.account.id, key: 'order-1', fingerprint: fingerprintOf(finalInvoice()), now: app.clock.now() });
+    const held = await acquireLease(app.db, {
+      accountId: caller.account.id,
+      key: 'order-1',
+      fingerprint: fingerprintOf(finalInvoice()),
+      now: app.clock.now(),
+    });
     if (held.kind !== 'acquired') throw new Error('no lease');
     // The running attempt fails and gives its key back after this request's upsert found it held, before the read.
     beforeNextKeyRead = async () => {
@@ -215,7 +248,13 @@ function delayKeyRead(builder: object): object {
         return {
           where: (condition: unknown) => {
             const filtered = query.where(condition);
-            return { then: (resolve: (v: unknown) => unknown, reject: (e: unknown) => unknown) => hook().then(() => filtered).then(resolve, reject) };
+            return {
+              // biome-ignore lint/suspicious/noThenProperty: a thenable, as drizzle's query builder is, so `await` runs the hook first.
+              then: (resolve: (v: unknown) => unknown, reject: (e: unknown) => unknown) =>
+                hook()
+                  .then(() => filtered)
+                  .then(resolve, reject),
+            };
           },
         };
       };

@@ -1,13 +1,13 @@
-import Libsql from 'libsql';
 import { join } from 'node:path';
+import Libsql from 'libsql';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { hashKey } from '../../src/auth/key-format.ts';
-import { loadConfig, type AppConfig } from '../../src/config.ts';
+import { type AppConfig, loadConfig } from '../../src/config.ts';
 import { DatabaseBusy } from '../../src/db/failures.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
 import { seedCaller } from '../support/accounts.ts';
-import { BASE, createTestApp, interceptDb, isCommitBatch, TestClock, testFonts, type TestApp } from '../support/app.ts';
+import { BASE, createTestApp, interceptDb, isCommitBatch, type TestApp, TestClock, testFonts } from '../support/app.ts';
 import { expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 import { tempDir } from '../support/processes.ts';
 
@@ -16,7 +16,12 @@ async function fileApp(config: Partial<AppConfig> = {}): Promise<{ app: TestApp;
   const path = join(tempDir('svc-busy-'), 'svc.db');
   const { db } = await openDatabase(`file:${path}`, undefined, { busyWaitMs: 50 });
   const clock = new TestClock();
-  const fetch = createApp({ db, clock, config: loadConfig({}, { logRequests: false, rateLimitsEnabled: false, ...config }), fonts: testFonts() });
+  const fetch = createApp({
+    db,
+    clock,
+    config: loadConfig({}, { logRequests: false, rateLimitsEnabled: false, ...config }),
+    fonts: testFonts(),
+  });
   return { app: { fetch, db, clock, call: (route, init) => fetch(new Request(`${BASE}${route}`, init)) }, path };
 }
 
@@ -84,8 +89,12 @@ describe('a database whose write lock another process holds', () => {
     const made = await makeDocument(app, caller, finalInvoice({}, { reference }), { key: idempotencyKey });
     expect(made.status).toBe(201);
     const id = made.headers.get('Svc-Document-Id');
-    expect(readElsewhere(path, 'SELECT id, credits_consumed FROM documents WHERE reference = ?', [reference])).toEqual([{ id, credits_consumed: 1 }]);
-    expect(readElsewhere(path, 'SELECT credits_remaining FROM accounts WHERE id = ?', [caller.account.id])).toEqual([{ credits_remaining: 2 }]);
+    expect(readElsewhere(path, 'SELECT id, credits_consumed FROM documents WHERE reference = ?', [reference])).toEqual([
+      { id, credits_consumed: 1 },
+    ]);
+    expect(readElsewhere(path, 'SELECT credits_remaining FROM accounts WHERE id = ?', [caller.account.id])).toEqual([
+      { credits_remaining: 2 },
+    ]);
     expect(readElsewhere(path, 'SELECT document_id FROM idempotency_keys WHERE key = ?', [idempotencyKey])).toEqual([{ document_id: id }]);
   });
 
@@ -114,7 +123,8 @@ describe('a commit the database refused before it began', () => {
     const faulty = await createTestApp({
       wrapDb: (db) =>
         interceptDb(db, {
-          batch: (real) => (queries) => (isCommitBatch(queries) && refusals-- > 0 ? Promise.reject(new DatabaseBusy(2_000)) : real(queries)),
+          batch: (real) => (queries) =>
+            isCommitBatch(queries) && refusals-- > 0 ? Promise.reject(new DatabaseBusy(2_000)) : real(queries),
         }),
     });
     const who = await seedCaller(faulty, { credits: 2 });
@@ -139,7 +149,12 @@ describe('a key whose attempt was refused while the lock was still held', () => 
       },
     });
     const clock = new TestClock();
-    const fetch = createApp({ db: lockedAtCommit, clock, config: loadConfig({}, { logRequests: false, rateLimitsEnabled: false }), fonts: testFonts() });
+    const fetch = createApp({
+      db: lockedAtCommit,
+      clock,
+      config: loadConfig({}, { logRequests: false, rateLimitsEnabled: false }),
+      fonts: testFonts(),
+    });
     const app: TestApp = { fetch, db, clock, call: (route, init) => fetch(new Request(`${BASE}${route}`, init)) };
     const who = await seedCaller(app, { credits: 2 });
 

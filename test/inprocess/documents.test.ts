@@ -1,14 +1,14 @@
 import * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { commitDocument } from '../../src/credits/commit.ts';
-import { purgeExpired } from '../../src/documents/retention.ts';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
+import { purgeExpired } from '../../src/documents/retention.ts';
 import { parseJson } from '../../src/http/json-parse.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
 import { acquireLease } from '../../src/idempotency/lease.ts';
 import { DocumentListSchema } from '../../src/openapi/schemas.ts';
+import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, interceptDb, isCommitBatch, type TestApp } from '../support/app.ts';
-import { seedCaller, type Caller } from '../support/accounts.ts';
 import { documentRow, expectError, finalInvoice, ledger, makeDocument, makePreviews, previewInvoice } from '../support/documents.ts';
 
 /** The document route where the test moves the clock, sets limits or injects database faults. */
@@ -68,7 +68,11 @@ describe('Idempotency-Key and the clock', () => {
     expect(taken.status).toBe(201);
     expect(taken.headers.get('Svc-Idempotent-Replay')).toBe('false');
 
-    const late = await commitDocument(app.db, { row: documentRow(app, caller, 'doc_late00000000000000'), charge: true, lease: stale.lease });
+    const late = await commitDocument(app.db, {
+      row: documentRow(app, caller, 'doc_late00000000000000'),
+      charge: true,
+      lease: stale.lease,
+    });
     expect(late.kind).toBe('lease_lost');
     const state = await ledger(app, caller);
     expect(state).toMatchObject({ credits: 4, documents: 1 });
@@ -84,10 +88,18 @@ describe('Idempotency-Key and the clock', () => {
     const current = await heldLease('order-9');
     if (current.kind !== 'acquired') throw new Error('no takeover');
 
-    const late = await commitDocument(app.db, { row: documentRow(app, caller, 'doc_late00000000000001'), charge: true, lease: stale.lease });
+    const late = await commitDocument(app.db, {
+      row: documentRow(app, caller, 'doc_late00000000000001'),
+      charge: true,
+      lease: stale.lease,
+    });
     expect(late.kind).toBe('lease_lost');
     expect(await ledger(app, caller)).toMatchObject({ credits: 5, documents: 0 });
-    const committed = await commitDocument(app.db, { row: documentRow(app, caller, 'doc_taken0000000000001'), charge: true, lease: current.lease });
+    const committed = await commitDocument(app.db, {
+      row: documentRow(app, caller, 'doc_taken0000000000001'),
+      charge: true,
+      lease: current.lease,
+    });
     expect(committed).toEqual({ kind: 'committed', creditsRemaining: 4 });
   });
 

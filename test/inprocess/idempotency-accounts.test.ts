@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { commitDocument } from '../../src/credits/commit.ts';
 import { idempotencyKeys } from '../../src/db/schema.ts';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/http/json-parse.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
 import { acquireLease, readKey } from '../../src/idempotency/lease.ts';
-import { commitDocument } from '../../src/credits/commit.ts';
+import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { seedCaller, type Caller } from '../support/accounts.ts';
 import { documentRow, expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 
 /**
@@ -46,8 +46,12 @@ describe('the same key running in two accounts', () => {
     expect(await ledger(app, late)).toMatchObject({ credits: 5, documents: 0 });
 
     // The attempt that was taken over commits nothing; the other account's running attempt still can.
-    expect((await commitDocument(app.db, { row: documentRow(app, early, 'doc_stale00000000000001'), charge: true, lease: stale.lease })).kind).toBe('lease_lost');
-    expect((await commitDocument(app.db, { row: documentRow(app, late, 'doc_young00000000000001'), charge: true, lease: young.lease })).kind).toBe('committed');
+    expect(
+      (await commitDocument(app.db, { row: documentRow(app, early, 'doc_stale00000000000001'), charge: true, lease: stale.lease })).kind,
+    ).toBe('lease_lost');
+    expect(
+      (await commitDocument(app.db, { row: documentRow(app, late, 'doc_young00000000000001'), charge: true, lease: young.lease })).kind,
+    ).toBe('committed');
     expect(await ledger(app, early)).toMatchObject({ credits: 4, documents: 1 });
     expect(await ledger(app, late)).toMatchObject({ credits: 4, documents: 1 });
   });

@@ -4,8 +4,8 @@ import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/http/json-parse.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
 import { acquireLease } from '../../src/idempotency/lease.ts';
-import { BASE, createTestApp, withLimiterDown, type TestApp } from '../support/app.ts';
-import { seedCaller, type Caller } from '../support/accounts.ts';
+import { type Caller, seedCaller } from '../support/accounts.ts';
+import { BASE, createTestApp, type TestApp, withLimiterDown } from '../support/app.ts';
 import { expectRefusal, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 
 /**
@@ -28,7 +28,8 @@ beforeEach(async () => {
 });
 
 const preview = () => ({ ...finalInvoice(), mode: 'preview' });
-const rateHeaders = (response: Response) => ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((name) => response.headers.get(name));
+const rateHeaders = (response: Response) =>
+  ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((name) => response.headers.get(name));
 
 /** Sets a bucket's count in its current window, as if earlier requests had used it. */
 async function seedWindow(name: string, windowMs: number, count: number) {
@@ -78,17 +79,50 @@ describe('two full windows of the caller’s own', () => {
 
 describe('the caller’s own limit together with the shared preview ceiling', () => {
   it.each([
-    ['key hour with the shared hour', (c: Caller) => `preview:key:${c.keyId}:hour`, HOUR, 30, 'preview:global:hour', HOUR, 1_500, 'preview_key_limit', HOUR_RESET],
-    ['key hour with the shared day', (c: Caller) => `preview:key:${c.keyId}:hour`, HOUR, 30, 'preview:global:day', DAY, 10_000, 'preview_key_limit', DAY_RESET],
-    ['account day with the shared hour', (c: Caller) => `preview:account:${c.account.id}:day`, DAY, 300, 'preview:global:hour', HOUR, 1_500, 'preview_user_limit', DAY_RESET],
-  ])('%s: the caller’s 429 comes before the ceiling’s 503, Retry-After until both have reset', async (_, own, ownMs, ownLimit, shared, sharedMs, sharedLimit, detail, retryAfter) => {
-    await seedWindow(own(caller), ownMs, ownLimit);
-    await seedWindow(shared, sharedMs, sharedLimit);
-    const refused = await makeDocument(app, caller, preview());
-    await expectRefusal(refused, 429, 'rate_limited', detail);
-    expect(refused.headers.get('Retry-After')).toBe(String(retryAfter));
-    expect(rateHeaders(refused)[0]).toBe(String(ownLimit));
-  });
+    [
+      'key hour with the shared hour',
+      (c: Caller) => `preview:key:${c.keyId}:hour`,
+      HOUR,
+      30,
+      'preview:global:hour',
+      HOUR,
+      1_500,
+      'preview_key_limit',
+      HOUR_RESET,
+    ],
+    [
+      'key hour with the shared day',
+      (c: Caller) => `preview:key:${c.keyId}:hour`,
+      HOUR,
+      30,
+      'preview:global:day',
+      DAY,
+      10_000,
+      'preview_key_limit',
+      DAY_RESET,
+    ],
+    [
+      'account day with the shared hour',
+      (c: Caller) => `preview:account:${c.account.id}:day`,
+      DAY,
+      300,
+      'preview:global:hour',
+      HOUR,
+      1_500,
+      'preview_user_limit',
+      DAY_RESET,
+    ],
+  ])(
+    '%s: the caller’s 429 comes before the ceiling’s 503, Retry-After until both have reset',
+    async (_, own, ownMs, ownLimit, shared, sharedMs, sharedLimit, detail, retryAfter) => {
+      await seedWindow(own(caller), ownMs, ownLimit);
+      await seedWindow(shared, sharedMs, sharedLimit);
+      const refused = await makeDocument(app, caller, preview());
+      await expectRefusal(refused, 429, 'rate_limited', detail);
+      expect(refused.headers.get('Retry-After')).toBe(String(retryAfter));
+      expect(rateHeaders(refused)[0]).toBe(String(ownLimit));
+    },
+  );
 
   it('the ceiling alone is 503 service_busy / preview_global_limit', async () => {
     await seedWindow('preview:global:day', DAY, 10_000);
@@ -151,7 +185,9 @@ describe('RateLimit headers report one bucket of the yes rows of section 8', () 
   });
 
   it('never the failed-sign-in counter', async () => {
-    const failed = await app.fetch(new Request(`${BASE}/api/v1/account`, { headers: { Authorization: 'Bearer wrong' } }), { clientAddress: '198.51.100.1' });
+    const failed = await app.fetch(new Request(`${BASE}/api/v1/account`, { headers: { Authorization: 'Bearer wrong' } }), {
+      clientAddress: '198.51.100.1',
+    });
     expect(failed.status).toBe(401);
     expect(rateHeaders(failed)).toEqual([null, null, null]);
   });
@@ -162,7 +198,12 @@ describe('RateLimit headers report one bucket of the yes rows of section 8', () 
     ['a key in progress', () => makeDocument(app, caller, preview(), { key: 'p-2' }), 409],
   ])('an answer that ends before the mode’s buckets (%s) reports the requests bucket only', async (_, send, status) => {
     expect((await makeDocument(app, caller, preview(), { key: 'p-1' })).status).toBe(201);
-    await acquireLease(app.db, { accountId: caller.account.id, key: 'p-2', fingerprint: requestFingerprint(parseDocumentRequest(parseJson(JSON.stringify(preview())))), now: app.clock.now() });
+    await acquireLease(app.db, {
+      accountId: caller.account.id,
+      key: 'p-2',
+      fingerprint: requestFingerprint(parseDocumentRequest(parseJson(JSON.stringify(preview())))),
+      now: app.clock.now(),
+    });
     // Fill the preview key hour so that, were the mode's buckets counted, they would be reported instead.
     await seedWindow(`preview:key:${caller.keyId}:hour`, HOUR, 29);
     const response = await send();
@@ -193,7 +234,14 @@ describe('seconds and counts as the headers state them', () => {
 
   it.each([
     ['the preview key hour', (c: Caller) => `preview:key:${c.keyId}:hour`, HOUR, 30, 'preview_key_limit', 'Limit reached (30 per hour)'],
-    ['the preview account day', (c: Caller) => `preview:account:${c.account.id}:day`, DAY, 300, 'preview_user_limit', 'Limit reached (300 per day)'],
+    [
+      'the preview account day',
+      (c: Caller) => `preview:account:${c.account.id}:day`,
+      DAY,
+      300,
+      'preview_user_limit',
+      'Limit reached (300 per day)',
+    ],
   ])('a refusal’s message names %s limit and its window', async (_, bucket, ms, limit, detail, words) => {
     await seedWindow(bucket(caller), ms, limit);
     const body = await expectRefusal(await makeDocument(app, caller, preview()), 429, 'rate_limited', detail);
@@ -203,7 +251,12 @@ describe('seconds and counts as the headers state them', () => {
   it('a refusal’s message names the minute and the ten minutes', async () => {
     app.clock.current = Date.parse('2026-11-02T10:20:30Z');
     await seedWindow(`requests:key:${caller.keyId}`, 60_000, 120);
-    const requests = await expectRefusal(await app.fetch(new Request(`${BASE}/api/v1/account`, { headers: caller.headers })), 429, 'rate_limited', 'request_key_limit');
+    const requests = await expectRefusal(
+      await app.fetch(new Request(`${BASE}/api/v1/account`, { headers: caller.headers })),
+      429,
+      'rate_limited',
+      'request_key_limit',
+    );
     expect(requests.error.message).toContain('(120 per minute); retry in 30 seconds');
     await seedWindow('auth-failure:198.51.100.1', 600_000, 20);
     const signIn = await app.fetch(new Request(`${BASE}/api/v1/account`), { clientAddress: '198.51.100.1' });

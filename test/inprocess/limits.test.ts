@@ -1,9 +1,9 @@
 import { and, eq, like } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PLANS, PLAN_NAMES } from '../../src/accounts/plans.ts';
+import { PLAN_NAMES, PLANS } from '../../src/accounts/plans.ts';
 import { rateLimitWindows } from '../../src/db/schema.ts';
-import { BASE, createTestApp, withLimiterDown, type TestApp } from '../support/app.ts';
-import { addKey, seedCaller, type Caller } from '../support/accounts.ts';
+import { addKey, type Caller, seedCaller } from '../support/accounts.ts';
+import { BASE, createTestApp, type TestApp, withLimiterDown } from '../support/app.ts';
 import { expectRefusal, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 
 let app: TestApp;
@@ -162,7 +162,9 @@ describe('RateLimit headers: one bucket, the smallest remaining, a tie to the la
     await seedWindow('preview:global:hour', 3_600_000, 1_499);
     const response = await makeDocument(app, caller, preview());
     expect(response.headers.get('RateLimit-Limit')).not.toBe('1500');
-    const failed = await app.fetch(new Request(`${BASE}/api/v1/account`, { headers: { Authorization: 'Bearer nope' } }), { clientAddress: '198.51.100.1' });
+    const failed = await app.fetch(new Request(`${BASE}/api/v1/account`, { headers: { Authorization: 'Bearer nope' } }), {
+      clientAddress: '198.51.100.1',
+    });
     expect(rateHeaders(failed)).toEqual([null, null, null]);
   });
 
@@ -271,7 +273,12 @@ describe('the account route reports the limits the limiter enforces', () => {
     const [row] = await app.db
       .select()
       .from(rateLimitWindows)
-      .where(and(eq(rateLimitWindows.bucket, `final:key:${who.keyId}`), eq(rateLimitWindows.windowStart, app.clock.now() - (app.clock.now() % 60_000))));
+      .where(
+        and(
+          eq(rateLimitWindows.bucket, `final:key:${who.keyId}`),
+          eq(rateLimitWindows.windowStart, app.clock.now() - (app.clock.now() % 60_000)),
+        ),
+      );
     expect(row!.count).toBe(limits.final_per_minute_key);
   });
 });

@@ -1,17 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
-import { parseJson } from '../../src/http/json-parse.ts';
 import { ApiError } from '../../src/http/api-error.ts';
+import { parseJson } from '../../src/http/json-parse.ts';
 import { RenderEngine } from '../../src/render/engine.ts';
-import { BASE, createTestApp, testFonts } from '../support/app.ts';
 import { seedCaller } from '../support/accounts.ts';
+import { BASE, createTestApp, testFonts } from '../support/app.ts';
 import { finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 
 describe('operator switch API_ENABLED=false', () => {
   it('answers every path under /api/v1/ with 404 not_found, keys or not', async () => {
     const app = await createTestApp({ env: { API_ENABLED: 'false' } });
     const caller = await seedCaller(app, { credits: 2 });
-    for (const [method, path] of [['GET', '/api/v1/templates'], ['GET', '/api/v1/openapi.json'], ['GET', '/api/v1/account'], ['POST', '/api/v1/documents']]) {
+    for (const [method, path] of [
+      ['GET', '/api/v1/templates'],
+      ['GET', '/api/v1/openapi.json'],
+      ['GET', '/api/v1/account'],
+      ['POST', '/api/v1/documents'],
+    ]) {
       const response = await app.call(path!, { method: method!, headers: caller.headers });
       expect(response.status, path).toBe(404);
       expect((await response.json()).error.code).toBe('not_found');
@@ -62,7 +67,14 @@ describe('request logs', () => {
     }
     expect(lines).toHaveLength(2);
     const [created, refused] = lines.map((line) => JSON.parse(line));
-    expect(created).toMatchObject({ level: 'info', method: 'POST', route: '/api/v1/documents', status: 201, account_id: caller.account.id, key_id: caller.keyId });
+    expect(created).toMatchObject({
+      level: 'info',
+      method: 'POST',
+      route: '/api/v1/documents',
+      status: 201,
+      account_id: caller.account.id,
+      key_id: caller.keyId,
+    });
     expect(created.request_id).toMatch(/^req_/);
     expect(typeof created.duration_ms).toBe('number');
     expect(refused).toMatchObject({ route: '/api/v1/account', status: 401, account_id: null, key_id: null });

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { writePdf } from '../../src/render/pdf-writer.ts';
 import { PAPER_SIZES } from '../../src/render/document.ts';
-import { createTestApp, testFonts, type TestApp } from '../support/app.ts';
-import { seedCaller, type Caller } from '../support/accounts.ts';
+import { writePdf } from '../../src/render/pdf-writer.ts';
+import { type Caller, seedCaller } from '../support/accounts.ts';
+import { createTestApp, type TestApp, testFonts } from '../support/app.ts';
 import { pdfObjects, qpdfCheck, readPdf } from '../support/pdf.ts';
 import { renderBody } from '../support/render.ts';
 import { INVOICE_FIELDS, post } from '../support/requests.ts';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UndrawableText } from '../../src/render/pdf-writer.ts';
-import { TEMPLATES, findTemplate } from '../../src/templates/registry.ts';
+import { findTemplate, TEMPLATES } from '../../src/templates/registry.ts';
 import { readPdf, sha256 } from '../support/pdf.ts';
 import { BIN, ROOT } from '../support/processes.ts';
 import { renderBody } from '../support/render.ts';
@@ -71,11 +71,38 @@ describe('what each template prints (spec 2.5)', () => {
     expect(pdf.title).toBe('Invoice INV-2025-00042');
     const text = pdf.text;
     for (const expected of [
-      'INVOICE', 'Nordlicht Software GmbH', 'Tax / VAT No. DE123456789', 'Bill to', 'Ακρόπολη Τεχνολογίες Α.Ε.',
-      'Invoice no.', 'INV-2025-00042', 'Due date', '2025-12-03', 'PO no.', 'PO-77813',
-      'Description', 'Qty', 'Unit price (EUR)', 'Amount (EUR)', 'Консультации по интеграции / Integration',
-      'Subtotal', '4,840.00', 'Discount (10%)', '−484.00', 'VAT 21%', '914.76', 'EUR 5,270.76', 'Amount paid', '1,000.00',
-      'Balance due', 'EUR 4,270.76', 'Payment terms', 'Payment instructions', 'Pay online', 'Notes', 'Page 1 of 1',
+      'INVOICE',
+      'Nordlicht Software GmbH',
+      'Tax / VAT No. DE123456789',
+      'Bill to',
+      'Ακρόπολη Τεχνολογίες Α.Ε.',
+      'Invoice no.',
+      'INV-2025-00042',
+      'Due date',
+      '2025-12-03',
+      'PO no.',
+      'PO-77813',
+      'Description',
+      'Qty',
+      'Unit price (EUR)',
+      'Amount (EUR)',
+      'Консультации по интеграции / Integration',
+      'Subtotal',
+      '4,840.00',
+      'Discount (10%)',
+      '−484.00',
+      'VAT 21%',
+      '914.76',
+      'EUR 5,270.76',
+      'Amount paid',
+      '1,000.00',
+      'Balance due',
+      'EUR 4,270.76',
+      'Payment terms',
+      'Payment instructions',
+      'Pay online',
+      'Notes',
+      'Page 1 of 1',
     ]) {
       expect(text, expected).toContain(expected);
     }
@@ -85,9 +112,9 @@ describe('what each template prints (spec 2.5)', () => {
   });
 
   it('invoice: the payment link is printed in full and links to exactly that text', async () => {
-    const link = '  HTTPS://pay.example.com/i/' + 'x'.repeat(250) + '?a=1&b=2  ';
+    const link = `  HTTPS://pay.example.com/i/${'x'.repeat(250)}?a=1&b=2  `;
     const pdf = await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, payment_link: link })));
-    const printed = 'https://pay.example.com/i/' + 'x'.repeat(250) + '?a=1&b=2';
+    const printed = `https://pay.example.com/i/${'x'.repeat(250)}?a=1&b=2`;
     const links = pdf.pages.flatMap((page) => page.links);
     expect(links.length).toBeGreaterThan(1);
     expect(new Set(links.map((l) => l.url))).toEqual(new Set([printed]));
@@ -97,14 +124,26 @@ describe('what each template prints (spec 2.5)', () => {
 
   it('invoice: optional fields left out take their labels with them', async () => {
     const text = (await readPdf(await renderBody(final('invoice', INVOICE_FIELDS)))).text;
-    for (const label of ['Tax / VAT No.', 'Due date', 'PO no.', 'Ref.', 'Discount', 'Tax', 'Amount paid', 'Pay online', 'Notes', 'Payment terms']) {
+    for (const label of [
+      'Tax / VAT No.',
+      'Due date',
+      'PO no.',
+      'Ref.',
+      'Discount',
+      'Tax',
+      'Amount paid',
+      'Pay online',
+      'Notes',
+      'Payment terms',
+    ]) {
       expect(text, label).not.toContain(label);
     }
     expect(text).toContain('Balance due');
   });
 
   it('invoice: the tax line is called Tax without tax_label, and Ref. prints related_document', async () => {
-    const text = (await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, tax_rate: '7.5%', related_document: 'PO-REF-9' })))).text;
+    const text = (await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, tax_rate: '7.5%', related_document: 'PO-REF-9' }))))
+      .text;
     expect(text).toContain('Tax 7.5%');
     expect(text).toContain('Ref.');
     expect(text).toContain('PO-REF-9');
@@ -118,7 +157,20 @@ describe('what each template prints (spec 2.5)', () => {
   it('quote with items: heading from document_title, Prepared for, valid until, scope, totals, acceptance block', async () => {
     const pdf = await readPdf(await renderBody({ ...findTemplate('quote')!.example, mode: 'final' }));
     expect(pdf.title).toBe('Quote Q-2026-014');
-    for (const expected of ['QUOTE', 'Prepared for', 'Quote no.', 'Valid until', 'Scope of work', 'Subtotal', 'USD 5,200.00', 'Terms', 'Accepted by', 'Name', 'Signature', 'Date']) {
+    for (const expected of [
+      'QUOTE',
+      'Prepared for',
+      'Quote no.',
+      'Valid until',
+      'Scope of work',
+      'Subtotal',
+      'USD 5,200.00',
+      'Terms',
+      'Accepted by',
+      'Name',
+      'Signature',
+      'Date',
+    ]) {
       expect(pdf.text, expected).toContain(expected);
     }
   });
@@ -135,7 +187,19 @@ describe('what each template prints (spec 2.5)', () => {
   it('receipt: heading, Received from, Invoice no., amount received with a PAID stamp, payment facts', async () => {
     const pdf = await readPdf(await renderBody({ ...findTemplate('receipt')!.example, mode: 'final' }));
     expect(pdf.title).toBe('Payment receipt R-0042');
-    for (const expected of ['PAYMENT RECEIPT', 'Received from', 'Invoice no.', 'INV-001', 'Amount received', 'EUR 1,045.00', 'PAID', 'Payment method', 'Bank transfer', 'Payment reference', 'TX-88231']) {
+    for (const expected of [
+      'PAYMENT RECEIPT',
+      'Received from',
+      'Invoice no.',
+      'INV-001',
+      'Amount received',
+      'EUR 1,045.00',
+      'PAID',
+      'Payment method',
+      'Bank transfer',
+      'Payment reference',
+      'TX-88231',
+    ]) {
       expect(pdf.text, expected).toContain(expected);
     }
     const items = pdf.pages[0]!.items;
@@ -186,7 +250,11 @@ describe('preview marking (spec 3)', () => {
 });
 
 describe('long content', () => {
-  const long = (n: number, what: string) => `${what} `.repeat(Math.ceil(n / (what.length + 1))).slice(0, n).trim();
+  const long = (n: number, what: string) =>
+    `${what} `
+      .repeat(Math.ceil(n / (what.length + 1)))
+      .slice(0, n)
+      .trim();
   const longFields = {
     ...INVOICE_FIELDS,
     seller_details: long(2000, 'Seller address line'),
@@ -233,7 +301,11 @@ describe('long content', () => {
 
   it('breaks a word wider than its column by character, never past the column', async () => {
     const word = 'W'.repeat(200);
-    const pdf = await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, seller_name: word, items: [{ description: word, quantity: '1', unit_price: '1' }] })));
+    const pdf = await readPdf(
+      await renderBody(
+        final('invoice', { ...INVOICE_FIELDS, seller_name: word, items: [{ description: word, quantity: '1', unit_price: '1' }] }),
+      ),
+    );
     const page = pdf.pages[0]!;
     const pieces = page.items.filter((item) => /^W+$/.test(item.text));
     expect(pieces.map((p) => p.text).join('').length).toBe(400);

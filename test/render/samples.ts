@@ -12,7 +12,11 @@ import { renderBody } from '../support/render.ts';
  */
 const OUT = join(ROOT, 'dist/samples');
 const reference = (file: string) => JSON.parse(readFileSync(join(ROOT, 'test/fixtures', file), 'utf8'));
-const long = (n: number, what: string) => `${what} `.repeat(Math.ceil(n / (what.length + 1))).slice(0, n).trim();
+const long = (n: number, what: string) =>
+  `${what} `
+    .repeat(Math.ceil(n / (what.length + 1)))
+    .slice(0, n)
+    .trim();
 
 const worstCase = {
   template: 'invoice',
@@ -31,7 +35,11 @@ const worstCase = {
       { description: 'Bulk material, metric tonnes', quantity: '12,345.678', unit_price: '99.9999' },
       { description: 'Very large order', quantity: '1', unit_price: '9999999999.99' },
       { description: 'Credit for returned goods', quantity: '-1', unit_price: '120.50' },
-      { description: 'Wiring harness\u00ADassembly with sub\u00ADcomponents and a very long description that wraps', quantity: '1234', unit_price: '1,234.5678' },
+      {
+        description: 'Wiring harness\u00ADassembly with sub\u00ADcomponents and a very long description that wraps',
+        quantity: '1234',
+        unit_price: '1,234.5678',
+      },
     ],
     discount: '5%',
     tax_rate: '21%',

@@ -1,18 +1,23 @@
-import fontkit from '@pdf-lib/fontkit';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fontkit from '@pdf-lib/fontkit';
 import { describe, expect, it } from 'vitest';
 import { PREVIEW_MARK } from '../../src/render/document.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { layoutText } from '../../src/render/text.ts';
 import { testFonts } from '../support/app.ts';
-import { pdftotext, qdf, readPdf, type PdfPage } from '../support/pdf.ts';
+import { type PdfPage, pdftotext, qdf, readPdf } from '../support/pdf.ts';
 import { ROOT } from '../support/processes.ts';
 import { renderBody } from '../support/render.ts';
 import { INVOICE_FIELDS, QUOTE_FIELDS, RECEIPT_FIELDS } from '../support/requests.ts';
 
 const reference = (file: string) => JSON.parse(readFileSync(join(ROOT, 'test/fixtures', file), 'utf8'));
-const final = (template: string, fields: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({ template, mode: 'final', fields, ...extra });
+const final = (template: string, fields: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+  template,
+  mode: 'final',
+  fields,
+  ...extra,
+});
 const right = (item: { x: number; width: number }) => item.x + item.width;
 const find = (page: PdfPage, text: string) => {
   const found = page.items.find((item) => item.text === text);
@@ -38,7 +43,11 @@ describe('the preview marking keeps text extraction in reading order (item 15)',
   const body = reference('reference-invoice-50.json');
 
   it('pdftotext: the content lines of a preview are those of the final, the marking only as whole lines', async () => {
-    const lines = (text: string) => text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+    const lines = (text: string) =>
+      text
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line !== '');
     const finalLines = lines(pdftotext(await renderBody(body))).filter((line) => !line.startsWith('Invoice INV-2025-00050 ·'));
     const previewLines = lines(pdftotext(await renderBody({ ...body, mode: 'preview' })));
     expect(previewLines.filter((line) => line !== PREVIEW_MARK)).toEqual(finalLines);
@@ -107,7 +116,8 @@ describe('the totals keep the last item rows with them (item 18)', () => {
 });
 
 describe('characters that are not drawn, and text as it is composed (item 19)', () => {
-  const textOf = async (fields: Record<string, unknown>) => (await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, ...fields })), { raw: true })).text;
+  const textOf = async (fields: Record<string, unknown>) =>
+    (await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, ...fields })), { raw: true })).text;
 
   it('default-ignorable characters (U+200C–U+200F, U+2060, variation selectors, soft hyphens inside a line) are not drawn', async () => {
     const text = await textOf({ notes: 'A\u200CB\u200DC\u200ED\u200FE\u2060F\uFE0FG harness\u00ADassembly' });
@@ -169,7 +179,9 @@ describe('kerning and mark positioning (item 20)', () => {
       // The mark is moved onto its base before it is drawn, and the pen moved back after it (if anything follows).
       expect(content, text).toMatch(new RegExp(`>${-offset}<[0-9A-F]{4}>(${offset}<|\\])`));
     }
-    expect((await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, notes: 'q\u0303' })), { raw: true })).text).toContain('q\u0303');
+    expect((await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, notes: 'q\u0303' })), { raw: true })).text).toContain(
+      'q\u0303',
+    );
   });
 });
 
@@ -190,7 +202,18 @@ describe('one grid on the right (item 21)', () => {
 
 describe('negative figures print with a minus sign (item 22)', () => {
   it('a discount and a credit line print U+2212; nothing prints a hyphen-minus before a figure', async () => {
-    const text = (await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, discount: '10%', items: [...INVOICE_FIELDS.items, { description: 'Credit', quantity: '-1', unit_price: '5.00' }] })), { raw: true })).text;
+    const text = (
+      await readPdf(
+        await renderBody(
+          final('invoice', {
+            ...INVOICE_FIELDS,
+            discount: '10%',
+            items: [...INVOICE_FIELDS.items, { description: 'Credit', quantity: '-1', unit_price: '5.00' }],
+          }),
+        ),
+        { raw: true },
+      )
+    ).text;
     expect(text).toContain('\u22121');
     expect(text).toContain('\u22125.00');
     expect(text).toContain('\u22129.50');

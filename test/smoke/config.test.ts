@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, freePort, tempDir } from '../support/processes.ts';
+import { BIN, freePort, ROOT, tempDir } from '../support/processes.ts';
 
 const WRANGLER = join(ROOT, '.ci/wrangler.mjs');
 
@@ -62,7 +62,20 @@ describe('a bad setting on the Worker', () => {
     const port = await freePort();
     const child = spawn(
       process.execPath,
-      [WRANGLER, 'dev', '--local', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', tempDir('svc-d1-'), '--show-interactive-dev-session=false', '--var', 'PUBLIC_BASE_URL:ftp://x'],
+      [
+        WRANGLER,
+        'dev',
+        '--local',
+        '--port',
+        String(port),
+        '--ip',
+        '127.0.0.1',
+        '--persist-to',
+        tempDir('svc-d1-'),
+        '--show-interactive-dev-session=false',
+        '--var',
+        'PUBLIC_BASE_URL:ftp://x',
+      ],
       { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     );
     let output = '';
@@ -79,7 +92,8 @@ describe('a bad setting on the Worker', () => {
       const body = await response!.json();
       expect(body.error.code).toBe('internal_error');
       expect(body.error.request_id).toBe(response!.headers.get('Svc-Request-Id'));
-      for (let tries = 0; tries < 40 && !output.includes('svc: invalid configuration'); tries++) await new Promise((resolve) => setTimeout(resolve, 250));
+      for (let tries = 0; tries < 40 && !output.includes('svc: invalid configuration'); tries++)
+        await new Promise((resolve) => setTimeout(resolve, 250));
       expect(output).toContain('svc: invalid configuration: PUBLIC_BASE_URL must start with https:// or http://, got "ftp://x".');
     } finally {
       process.kill(-child.pid!, 'SIGTERM');

@@ -1,11 +1,11 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/auth/key-format.ts';
 import { seedDatabaseFile } from '../support/accounts.ts';
 import { finalInvoice } from '../support/documents.ts';
-import { BIN, freePort, ROOT, startBun, startNode, type RunningServer } from '../support/processes.ts';
+import { BIN, freePort, ROOT, type RunningServer, startBun, startNode } from '../support/processes.ts';
 
 const servers: RunningServer[] = [];
 const holders: ChildProcess[] = [];
@@ -16,7 +16,10 @@ afterAll(async () => {
 
 /** A second process that holds the file's write lock until `release()`, as a slow writer elsewhere would. */
 async function holdWriteLock(path: string) {
-  const holder = spawn(join(BIN, 'node'), [join(ROOT, 'test/smoke/write-lock-holder.cjs'), path], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const holder = spawn(join(BIN, 'node'), [join(ROOT, 'test/smoke/write-lock-holder.cjs'), path], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   holders.push(holder);
   let output = '';
   const said = (word: string) =>
@@ -39,7 +42,10 @@ async function holdWriteLock(path: string) {
 
 /** The operator CLI as a process on the same file. */
 function svc(databaseUrl: string, ...args: string[]) {
-  return promisify(execFile)(process.execPath, ['src/cli/index.ts', ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } });
+  return promisify(execFile)(process.execPath, ['src/cli/index.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+  });
 }
 
 describe('another process holding the database write lock', () => {
@@ -74,7 +80,10 @@ describe('another process holding the database write lock', () => {
       return result;
     };
     const duringLock = Object.entries(runtimes).map(async ([runtime, server]) => {
-      const answers = [await timed(`${runtime} final`, send(server, final(runtime), `idem-lock-${runtime}`)), await timed(`${runtime} preview`, send(server, preview))];
+      const answers = [
+        await timed(`${runtime} final`, send(server, final(runtime), `idem-lock-${runtime}`)),
+        await timed(`${runtime} preview`, send(server, preview)),
+      ];
       for (const response of answers) {
         const text = await response.text();
         expect(response.status, `${runtime}: ${text}`).toBe(503);
@@ -83,7 +92,8 @@ describe('another process holding the database write lock', () => {
       }
     });
     // While requests wait for the lock, the process still answers what needs no database.
-    for (const [runtime, server] of Object.entries(runtimes)) expect((await timed(`${runtime} templates`, fetch(`${server.url}/api/v1/templates`))).status, runtime).toBe(200);
+    for (const [runtime, server] of Object.entries(runtimes))
+      expect((await timed(`${runtime} templates`, fetch(`${server.url}/api/v1/templates`))).status, runtime).toBe(200);
     await Promise.all(duringLock);
     await release();
     console.log(`answered during the lock: ${took.join(', ')}`);
@@ -93,8 +103,14 @@ describe('another process holding the database write lock', () => {
     for (const [runtime, server] of Object.entries(runtimes)) {
       const made = await send(server, final(runtime), `idem-lock-${runtime}`);
       expect(made.status, `${runtime}: ${made.status === 201 ? '' : await made.text()}`).toBe(201);
-      const stored = await client.execute({ sql: 'SELECT id, credits_consumed FROM documents WHERE reference = ?', args: [`ref-lock-${runtime}`] });
-      expect(stored.rows.map((row) => ({ id: row.id, credits_consumed: row.credits_consumed })), runtime).toEqual([{ id: made.headers.get('Svc-Document-Id'), credits_consumed: 1 }]);
+      const stored = await client.execute({
+        sql: 'SELECT id, credits_consumed FROM documents WHERE reference = ?',
+        args: [`ref-lock-${runtime}`],
+      });
+      expect(
+        stored.rows.map((row) => ({ id: row.id, credits_consumed: row.credits_consumed })),
+        runtime,
+      ).toEqual([{ id: made.headers.get('Svc-Document-Id'), credits_consumed: 1 }]);
       expect((await send(server, preview)).status, runtime).toBe(201);
     }
     const balance = await client.execute({ sql: 'SELECT credits_remaining AS c FROM accounts WHERE id = ?', args: [account.id] });
@@ -104,7 +120,8 @@ describe('another process holding the database write lock', () => {
     client.close();
 
     for (const [runtime, server] of Object.entries(runtimes)) {
-      for (const secret of [`idem-lock-${runtime}`, `ref-lock-${runtime}`, key, hashKey(key)]) expect(server.output(), runtime).not.toContain(secret);
+      for (const secret of [`idem-lock-${runtime}`, `ref-lock-${runtime}`, key, hashKey(key)])
+        expect(server.output(), runtime).not.toContain(secret);
     }
   }, 120_000);
 });

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, realpathSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, freePort, startProcess, tempDir, type RunningServer } from '../support/processes.ts';
+import { BIN, freePort, ROOT, type RunningServer, startProcess, tempDir } from '../support/processes.ts';
 
 interface LockedPackage {
   version: string;
@@ -43,7 +43,10 @@ describe('every binary that runs comes from the lockfile (issue 12, item 4)', ()
     const withScripts = Object.entries(lock.packages)
       .filter(([, locked]) => locked.hasInstallScript)
       .map(([key]) => key.slice(key.lastIndexOf('node_modules/') + 'node_modules/'.length));
-    expect(withScripts.every((name) => manifest.allowScripts[name] === true), withScripts.join(', ')).toBe(true);
+    expect(
+      withScripts.every((name) => manifest.allowScripts[name] === true),
+      withScripts.join(', '),
+    ).toBe(true);
     expect(withScripts).not.toContain('node');
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { finalInvoice } from '../support/documents.ts';
-import { freePort, startBun, type RunningServer } from '../support/processes.ts';
 import { seedDatabaseFile } from '../support/accounts.ts';
+import { finalInvoice } from '../support/documents.ts';
+import { freePort, type RunningServer, startBun } from '../support/processes.ts';
 
 const servers: RunningServer[] = [];
 afterAll(async () => {
@@ -24,15 +24,22 @@ describe('fault drill: a server process killed during a burst of keyed finals', 
         headers: { Authorization: `Bearer ${fullKey}`, 'Content-Type': 'application/json', 'Idempotency-Key': key },
         body: JSON.stringify(finalInvoice({ invoice_number: key })),
       })
-        .then(async (response) => ({ status: response.status, id: response.headers.get('Svc-Document-Id'), body: await response.arrayBuffer() }))
+        .then(async (response) => ({
+          status: response.status,
+          id: response.headers.get('Svc-Document-Id'),
+          body: await response.arrayBuffer(),
+        }))
         .catch(() => ({ status: 0, id: null, body: undefined }));
 
     const burst = Array.from({ length: KEYS }, (_, i) => [send(a, `k-${i}`), send(b, `k-${i}`)]).flat();
     await new Promise((resolve) => setTimeout(resolve, 15));
     a.process.kill('SIGKILL');
     const first = await Promise.all(burst);
-    const tally = first.reduce<Record<number, number>>((counts, r) => ({ ...counts, [r.status]: (counts[r.status] ?? 0) + 1 }), {});
-    console.log(`burst of ${first.length} finals on ${KEYS} keys, one server killed: answers by status ${JSON.stringify(tally)} (0 = connection lost)`);
+    const tally: Record<number, number> = {};
+    for (const r of first) tally[r.status] = (tally[r.status] ?? 0) + 1;
+    console.log(
+      `burst of ${first.length} finals on ${KEYS} keys, one server killed: answers by status ${JSON.stringify(tally)} (0 = connection lost)`,
+    );
     expect(tally[0]).toBeGreaterThan(0);
 
     const restarted = await startBun(env, await freePort());

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { finalInvoice } from '../support/documents.ts';
-import { freePort, startBun, type RunningServer } from '../support/processes.ts';
 import { seedDatabaseFile } from '../support/accounts.ts';
+import { finalInvoice } from '../support/documents.ts';
+import { freePort, type RunningServer, startBun } from '../support/processes.ts';
 
 const servers: RunningServer[] = [];
 afterAll(async () => {

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey, hashKey } from '../../src/auth/key-format.ts';
-import { ROOT, freePort, startBun, startNode, startWorker, type RunningServer } from '../support/processes.ts';
 import { seedDatabaseFile } from '../support/accounts.ts';
+import { freePort, ROOT, type RunningServer, startBun, startNode, startWorker } from '../support/processes.ts';
 
 const running: Record<string, { server: RunningServer; key: string }> = {};
 const REFERENCE = readFileSync(join(ROOT, 'test/fixtures/reference-invoice.json'), 'utf8');
@@ -56,7 +56,10 @@ describe('the same service on Bun, Node and workerd', () => {
         headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
         body: REFERENCE,
       });
-      expect(response.status, `${runtime}: ${response.status === 201 ? '' : await response.clone().text()}\n${server.output().slice(-3000)}`).toBe(201);
+      expect(
+        response.status,
+        `${runtime}: ${response.status === 201 ? '' : await response.clone().text()}\n${server.output().slice(-3000)}`,
+      ).toBe(201);
       const bytes = new Uint8Array(await response.arrayBuffer());
       const digest = Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex');
       expect(digest, runtime).toBe(REFERENCE_SHA);

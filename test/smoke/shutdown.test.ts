@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { finalInvoice } from '../support/documents.ts';
-import { freePort, startBun, startNode, type RunningServer } from '../support/processes.ts';
 import { seedDatabaseFile } from '../support/accounts.ts';
+import { finalInvoice } from '../support/documents.ts';
+import { freePort, type RunningServer, startBun, startNode } from '../support/processes.ts';
 
 /** A body that arrives slowly, so the request is in flight when the server is told to stop. */
 function slowBody(text: string, ms: number): ReadableStream<Uint8Array> {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { PlanName } from '../../src/accounts/plans.ts';
-import { createAccount, type AccountRow } from '../../src/accounts/store.ts';
+import { type AccountRow, createAccount } from '../../src/accounts/store.ts';
 import { createKey } from '../../src/auth/store.ts';
 import type { KeyKind } from '../../src/contract/scopes.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
@@ -15,10 +15,7 @@ export interface Caller {
 }
 
 /** A confirmed account with one key, made through the same store code the CLI uses. */
-export async function seedCaller(
-  app: TestApp,
-  options: { plan?: PlanName; credits?: number; kind?: KeyKind } = {},
-): Promise<Caller> {
+export async function seedCaller(app: TestApp, options: { plan?: PlanName; credits?: number; kind?: KeyKind } = {}): Promise<Caller> {
   const account = await createAccount(app.db, {
     email: 'owner@example.com',
     plan: options.plan ?? 'free',

@@ -1,15 +1,15 @@
 import { createClient } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import { inject } from 'vitest';
-import { createApp, type Connection, type FetchHandler } from '../../src/app.ts';
+import { type Connection, createApp, type FetchHandler } from '../../src/app.ts';
 import type { Clock } from '../../src/clock.ts';
-import { loadConfig, type AppConfig } from '../../src/config.ts';
+import { type AppConfig, loadConfig } from '../../src/config.ts';
 import type { Database } from '../../src/db/database.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
 import * as schema from '../../src/db/schema.ts';
 import type { RouteSpec } from '../../src/http/route.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
-import { loadFonts, type FontSet } from '../../src/render/fonts.ts';
+import { type FontSet, loadFonts } from '../../src/render/fonts.ts';
 import { ROUTES } from '../../src/routes/index.ts';
 import { SUITE_SERVER_ENV } from './target.ts';
 
@@ -71,7 +71,8 @@ interface TestAppOptions {
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const target = inject('apiTarget');
   if (target.kind === 'inprocess') return inProcessApp(options);
-  if (Object.keys(options).length) throw new Error(`a real server cannot take ${Object.keys(options).join(', ')}: put this test in test/inprocess`);
+  if (Object.keys(options).length)
+    throw new Error(`a real server cannot take ${Object.keys(options).join(', ')}: put this test in test/inprocess`);
   return remoteApp(target.url!, target.databaseUrl!);
 }
 
@@ -106,7 +107,10 @@ type Batch = (queries: unknown[]) => Promise<unknown>;
  * The database with some of its methods replaced, for fault injection: each replacement is made from the real
  * method (bound), which it may call. Everything else is the database itself.
  */
-export function interceptDb(db: Database, replacements: { batch?: (real: Batch) => Batch; insert?: (real: Method) => Method; select?: (real: Method) => Method }): Database {
+export function interceptDb(
+  db: Database,
+  replacements: { batch?: (real: Batch) => Batch; insert?: (real: Method) => Method; select?: (real: Method) => Method },
+): Database {
   return new Proxy(db, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);

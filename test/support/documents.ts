@@ -1,9 +1,9 @@
-import { expect } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
 import { findAccount } from '../../src/accounts/store.ts';
 import { documents } from '../../src/db/schema.ts';
-import type { TestApp } from './app.ts';
 import type { Caller } from './accounts.ts';
+import type { TestApp } from './app.ts';
 import { INVOICE_FIELDS } from './requests.ts';
 
 export const finalInvoice = (fields: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({

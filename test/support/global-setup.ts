@@ -3,8 +3,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/db/libsql.ts';
-import { freePort, startBun, startNode, startWorker, tempDir, type RunningServer } from './processes.ts';
-import { SUITE_SERVER_ENV, targetKind, type ApiTarget } from './target.ts';
+import { freePort, type RunningServer, startBun, startNode, startWorker, tempDir } from './processes.ts';
+import { type ApiTarget, SUITE_SERVER_ENV, targetKind } from './target.ts';
 
 /** Debian tools the render tests read PDFs back with: a clear message up front rather than failures later. */
 const PDF_TOOLS = [
@@ -15,7 +15,9 @@ const PDF_TOOLS = [
 function requirePdfTools(): void {
   const missing = PDF_TOOLS.filter(([tool]) => spawnSync(tool, ['-v']).error);
   if (missing.length) {
-    throw new Error(`the tests need ${missing.map(([tool]) => tool).join(' and ')}: apt-get install ${missing.map(([, pkg]) => pkg).join(' ')}`);
+    throw new Error(
+      `the tests need ${missing.map(([tool]) => tool).join(' and ')}: apt-get install ${missing.map(([, pkg]) => pkg).join(' ')}`,
+    );
   }
 }
 

@@ -90,5 +90,7 @@ export function pdftotext(bytes: Uint8Array): string {
 
 /** The file rewritten by qpdf in QDF form: every stream uncompressed, so content operators can be read. */
 export function qdf(bytes: Uint8Array): string {
-  return withFile(bytes, (file) => execFileSync('qpdf', ['--qdf', '--object-streams=disable', file, '-'], { encoding: 'latin1', maxBuffer: 64 << 20 }));
+  return withFile(bytes, (file) =>
+    execFileSync('qpdf', ['--qdf', '--object-streams=disable', file, '-'], { encoding: 'latin1', maxBuffer: 64 << 20 }),
+  );
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -114,7 +114,19 @@ export async function startWorker(
   const vars = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
   return startProcess(
     process.execPath,
-    [WRANGLER, 'dev', '--local', '--port', String(port), '--ip', '127.0.0.1', '--persist-to', persist, '--show-interactive-dev-session=false', ...vars],
+    [
+      WRANGLER,
+      'dev',
+      '--local',
+      '--port',
+      String(port),
+      '--ip',
+      '127.0.0.1',
+      '--persist-to',
+      persist,
+      '--show-interactive-dev-session=false',
+      ...vars,
+    ],
     { port, timeoutMs: 60_000 },
   );
 }

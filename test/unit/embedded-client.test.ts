@@ -1,15 +1,15 @@
-import { eq, sql } from 'drizzle-orm';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@libsql/client';
+import { eq, sql } from 'drizzle-orm';
 import Libsql from 'libsql';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.ts';
 import { DatabaseClosed, databaseUnavailable, describeError, stackFrames } from '../../src/db/failures.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
-import { freePort } from '../support/processes.ts';
 import { accounts } from '../../src/db/schema.ts';
+import { freePort } from '../support/processes.ts';
 
 const NOW = Date.parse('2026-11-02T10:00:00Z');
 
@@ -31,12 +31,15 @@ describe('embedded database client', () => {
     expect(Object.keys(row!)).toEqual(['id', 'credits']);
     expect([row!.length, row![0], row![1], row!.id, row!.credits]).toEqual([2, 'acct_1', 5, 'acct_1', 5]);
     expect(await db.all(sql`SELECT email, email_confirmed FROM accounts`)).toEqual([{ email: 'a@example.com', email_confirmed: 1 }]);
-    expect(await db.select({ email: accounts.email, confirmed: accounts.emailConfirmed }).from(accounts)).toEqual([{ email: 'a@example.com', confirmed: true }]);
+    expect(await db.select({ email: accounts.email, confirmed: accounts.emailConfirmed }).from(accounts)).toEqual([
+      { email: 'a@example.com', confirmed: true },
+    ]);
   });
 
   it('keeps a statement usable after it failed once', async () => {
     const { db } = await withAccount();
-    const insert = (id: string) => db.insert(accounts).values({ id, email: `${id}@example.com`, plan: 'free', creditsRemaining: 1, periodEnd: NOW, createdAt: NOW });
+    const insert = (id: string) =>
+      db.insert(accounts).values({ id, email: `${id}@example.com`, plan: 'free', creditsRemaining: 1, periodEnd: NOW, createdAt: NOW });
     await expect(insert('acct_1')).rejects.toMatchObject({ cause: { message: expect.stringMatching(/UNIQUE/) } });
     await insert('acct_2');
     expect((await db.select({ id: accounts.id }).from(accounts)).map((row) => row.id).sort()).toEqual(['acct_1', 'acct_2']);
@@ -45,9 +48,12 @@ describe('embedded database client', () => {
   it('commits a batch whole or not at all, and leaves no transaction open after a failure', async () => {
     const { db, client } = await withAccount();
     const spend = db.update(accounts).set({ creditsRemaining: sql`credits_remaining - 1` }).where(eq(accounts.id, 'acct_1'));
-    const clash = db.insert(accounts).values({ id: 'acct_1', email: 'c@example.com', plan: 'free', creditsRemaining: 1, periodEnd: NOW, createdAt: NOW });
+    const clash = db
+      .insert(accounts)
+      .values({ id: 'acct_1', email: 'c@example.com', plan: 'free', creditsRemaining: 1, periodEnd: NOW, createdAt: NOW });
     await expect(db.batch([spend, clash])).rejects.toThrow(/UNIQUE|PRIMARY/);
-    const credits = async () => (await db.select({ credits: accounts.creditsRemaining }).from(accounts).where(eq(accounts.id, 'acct_1')))[0]!.credits;
+    const credits = async () =>
+      (await db.select({ credits: accounts.creditsRemaining }).from(accounts).where(eq(accounts.id, 'acct_1')))[0]!.credits;
     expect(await credits()).toBe(5);
     await db.batch([spend, spend]);
     expect(await credits()).toBe(3);
@@ -75,7 +81,8 @@ describe('embedded database client', () => {
     const url = `file:${join(mkdtempSync(join(tmpdir(), 'svc-embedded-')), 'svc.db')}`;
     const first = await withAccount(url);
     const second = await openDatabase(url);
-    const credits = async () => (await first.client.execute({ sql: 'SELECT credits_remaining AS c FROM accounts WHERE id = ?', args: ['acct_1'] })).rows[0]!.c;
+    const credits = async () =>
+      (await first.client.execute({ sql: 'SELECT credits_remaining AS c FROM accounts WHERE id = ?', args: ['acct_1'] })).rows[0]!.c;
     expect(await credits()).toBe(5);
     await second.client.execute("UPDATE accounts SET credits_remaining = 4 WHERE id = 'acct_1'");
     expect(await credits()).toBe(4);
@@ -115,7 +122,10 @@ function countElsewhere(path: string, sqlText: string): number {
 
 describe('embedded database client while another connection holds the write lock', () => {
   const insertAccount = (db: Database, id: string) =>
-    db.insert(accounts).values({ id, email: `${id}@example.com`, plan: 'free', creditsRemaining: 1, periodEnd: NOW, createdAt: NOW }).returning({ id: accounts.id });
+    db
+      .insert(accounts)
+      .values({ id, email: `${id}@example.com`, plan: 'free', creditsRemaining: 1, periodEnd: NOW, createdAt: NOW })
+      .returning({ id: accounts.id });
 
   async function fileWithAccount(busyWaitMs: number) {
     const path = join(mkdtempSync(join(tmpdir(), 'svc-embedded-')), 'svc.db');
@@ -135,7 +145,10 @@ describe('embedded database client while another connection holds the write lock
 
     await insertAccount(db, 'acct_after');
     await db.update(accounts).set({ creditsRemaining: 7 }).where(eq(accounts.id, 'acct_1'));
-    await db.batch([insertAccount(db, 'acct_batch_after'), db.update(accounts).set({ creditsRemaining: 8 }).where(eq(accounts.id, 'acct_after'))]);
+    await db.batch([
+      insertAccount(db, 'acct_batch_after'),
+      db.update(accounts).set({ creditsRemaining: 8 }).where(eq(accounts.id, 'acct_after')),
+    ]);
     expect(countElsewhere(path, "SELECT COUNT(*) FROM accounts WHERE id IN ('acct_after', 'acct_batch_after')")).toBe(2);
     expect(countElsewhere(path, "SELECT credits_remaining FROM accounts WHERE id = 'acct_1'")).toBe(7);
     expect(countElsewhere(path, "SELECT COUNT(*) FROM accounts WHERE id IN ('acct_during', 'acct_batch_during')")).toBe(0);
@@ -177,7 +190,10 @@ describe('embedded database client while another connection holds the write lock
   it('answers calls after close with an error rather than touching the closed engine', async () => {
     const { db, client } = await fileWithAccount(30);
     client.close();
-    const failure = await db.select().from(accounts).catch((error: unknown) => error);
+    const failure = await db
+      .select()
+      .from(accounts)
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(Error);
     expect(databaseUnavailable(failure)).toEqual({ nothingWritten: true });
     await expect(client.batch(['SELECT 1'])).rejects.toBeInstanceOf(DatabaseClosed);
@@ -188,7 +204,10 @@ describe('database failures', () => {
   it('describes a failed query by its error and SQL, never by its parameters', async () => {
     const { db } = await withAccount();
     const secret = 'idem-key-4f1c9a';
-    const failure = await db.insert(accounts).values({ id: 'acct_1', email: `${secret}@example.com`, plan: 'free', creditsRemaining: 1, periodEnd: NOW, createdAt: NOW }).catch((error: unknown) => error);
+    const failure = await db
+      .insert(accounts)
+      .values({ id: 'acct_1', email: `${secret}@example.com`, plan: 'free', creditsRemaining: 1, periodEnd: NOW, createdAt: NOW })
+      .catch((error: unknown) => error);
     expect(String((failure as Error).message)).toContain(secret);
     const described = describeError(failure);
     expect(described).toMatch(/UNIQUE constraint failed: accounts\.id/);
@@ -214,10 +233,14 @@ describe('database failures', () => {
     expect(databaseUnavailable(Object.assign(new Error('x'), { code: 'SQLITE_BUSY_SNAPSHOT' }))).toEqual({ nothingWritten: true });
     expect(databaseUnavailable(Object.assign(new Error('closed'), { code: 'CLIENT_CLOSED' }))).toEqual({ nothingWritten: true });
     expect(databaseUnavailable(Object.assign(new Error('ws'), { code: 'HRANA_WEBSOCKET_ERROR' }))).toEqual({ nothingWritten: false });
-    expect(databaseUnavailable(new TypeError('fetch failed', { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }) }))).toEqual({ nothingWritten: false });
+    expect(
+      databaseUnavailable(new TypeError('fetch failed', { cause: Object.assign(new Error('connect'), { code: 'ECONNREFUSED' }) })),
+    ).toEqual({ nothingWritten: false });
     expect(databaseUnavailable(new Error('D1_ERROR: D1 DB is overloaded. Too many requests queued.'))).toEqual({ nothingWritten: true });
     expect(databaseUnavailable(new Error('D1_ERROR: Network connection lost.'))).toEqual({ nothingWritten: false });
-    expect(databaseUnavailable(Object.assign(new Error('UNIQUE constraint failed: accounts.id'), { code: 'SQLITE_CONSTRAINT_PRIMARYKEY' }))).toBeUndefined();
+    expect(
+      databaseUnavailable(Object.assign(new Error('UNIQUE constraint failed: accounts.id'), { code: 'SQLITE_CONSTRAINT_PRIMARYKEY' })),
+    ).toBeUndefined();
     expect(databaseUnavailable(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBeUndefined();
   });
 });

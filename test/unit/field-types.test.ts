@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { JsonNumber } from '../../src/http/json-parse.ts';
 import { CURRENCY_CODES, CURRENCY_MINOR_DIGITS } from '../../src/templates/currencies.ts';
 import { multiline, text, url } from '../../src/templates/field-types.ts';
-import { JsonNumber } from '../../src/http/json-parse.ts';
 
 describe('currencies', () => {
   it('accepts exactly 155 codes, each three capital letters with its minor digits', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { parseDocumentRequest, type DocumentRequest } from '../../src/documents/request.ts';
+import { type DocumentRequest, parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/http/json-parse.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
 import { INVOICE_FIELDS, QUOTE_FIELDS } from '../support/requests.ts';
@@ -19,7 +19,11 @@ const invoice = (fields: Record<string, unknown> = {}, extra: Record<string, unk
 function reversed(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(reversed);
   if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).reverse().map(([key, inner]) => [key, reversed(inner)]));
+    return Object.fromEntries(
+      Object.entries(value as Record<string, unknown>)
+        .reverse()
+        .map(([key, inner]) => [key, reversed(inner)]),
+    );
   }
   return value;
 }
@@ -31,7 +35,10 @@ describe('requestFingerprint: the normalised request of section 3', () => {
   });
 
   it('does not depend on the order members were sent in, at the top, in fields or in a line item', () => {
-    const body = invoice({ notes: 'Thanks', tax_rate: '21', items: [{ description: 'Work', quantity: '2', unit_price: '50.00' }] }, { reference: 'r-1', paper: 'a4' });
+    const body = invoice(
+      { notes: 'Thanks', tax_rate: '21', items: [{ description: 'Work', quantity: '2', unit_price: '50.00' }] },
+      { reference: 'r-1', paper: 'a4' },
+    );
     expect(fingerprint(reversed(body))).toBe(fingerprint(body));
   });
 
@@ -50,7 +57,8 @@ describe('requestFingerprint: the normalised request of section 3', () => {
     ['unit price', { unit_price: '1,250.00' }, { unit_price: '1250' }],
     ['unit price as a JSON number', { unit_price: 50 }, { unit_price: '50.00' }],
   ])('reads a number by its value: %s', (_, a, b) => {
-    const line = (member: Record<string, unknown>) => invoice({ items: [{ description: 'Work', quantity: '2', unit_price: '50.00', ...member }] });
+    const line = (member: Record<string, unknown>) =>
+      invoice({ items: [{ description: 'Work', quantity: '2', unit_price: '50.00', ...member }] });
     expect(fingerprint(line(a))).toBe(fingerprint(line(b)));
   });
 
@@ -83,8 +91,25 @@ describe('requestFingerprint: the normalised request of section 3', () => {
   });
 
   it('tells templates apart even when the shared values agree', () => {
-    const receipt = { template: 'receipt', mode: 'final', fields: { seller_name: 'S', client_name: 'C', receipt_number: '1', payment_date: '2026-10-01', description: 'D', currency: 'EUR', amount: '10', payment_method: 'Card' } };
-    const quote = { template: 'quote', mode: 'final', fields: { ...QUOTE_FIELDS, seller_name: 'S', client_name: 'C', currency: 'EUR', amount: '10' } };
+    const receipt = {
+      template: 'receipt',
+      mode: 'final',
+      fields: {
+        seller_name: 'S',
+        client_name: 'C',
+        receipt_number: '1',
+        payment_date: '2026-10-01',
+        description: 'D',
+        currency: 'EUR',
+        amount: '10',
+        payment_method: 'Card',
+      },
+    };
+    const quote = {
+      template: 'quote',
+      mode: 'final',
+      fields: { ...QUOTE_FIELDS, seller_name: 'S', client_name: 'C', currency: 'EUR', amount: '10' },
+    };
     expect(fingerprint(receipt)).not.toBe(fingerprint(quote));
   });
 });

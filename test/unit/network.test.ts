@@ -23,14 +23,12 @@ describe('networkOf: IPv4', () => {
 });
 
 describe('networkOf: IPv4-mapped IPv6 counts as its IPv4 address', () => {
-  it.each([
-    ['::ffff:203.0.113.7'],
-    ['::FFFF:203.0.113.7'],
-    ['[::ffff:203.0.113.7]'],
-    [' ::ffff:203.0.113.7 '],
-  ])('%j → 203.0.113.7', (address) => {
-    expect(networkOf(address)).toBe('203.0.113.7');
-  });
+  it.each([['::ffff:203.0.113.7'], ['::FFFF:203.0.113.7'], ['[::ffff:203.0.113.7]'], [' ::ffff:203.0.113.7 ']])(
+    '%j → 203.0.113.7',
+    (address) => {
+      expect(networkOf(address)).toBe('203.0.113.7');
+    },
+  );
 
   it('so an attacker cannot get a second counter by switching between the two spellings', () => {
     expect(networkOf('::ffff:198.51.100.20')).toBe(networkOf('198.51.100.20'));

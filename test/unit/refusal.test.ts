@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PLANS } from '../../src/accounts/plans.ts';
-import { previewBuckets, type Bucket } from '../../src/limits/buckets.ts';
+import { type Bucket, previewBuckets } from '../../src/limits/buckets.ts';
 import type { BucketState } from '../../src/limits/limiter.ts';
 import { refusalError } from '../../src/limits/report.ts';
 
@@ -12,7 +12,14 @@ import { refusalError } from '../../src/limits/report.ts';
 const NOW = Date.parse('2026-11-02T10:20:00Z');
 const HOUR_END = Date.parse('2026-11-02T11:00:00Z');
 const DAY_END = Date.parse('2026-11-03T00:00:00Z');
-const [keyHour, , , accountDay, globalHour, globalDay] = previewBuckets('acct_1', 'key_1', PLANS.free.limits) as [Bucket, Bucket, Bucket, Bucket, Bucket, Bucket];
+const [keyHour, , , accountDay, globalHour, globalDay] = previewBuckets('acct_1', 'key_1', PLANS.free.limits) as [
+  Bucket,
+  Bucket,
+  Bucket,
+  Bucket,
+  Bucket,
+  Bucket,
+];
 
 const full = (bucket: Bucket, resetAt: number): BucketState => ({ bucket, count: bucket.limit, resetAt });
 const refuse = (...refusing: BucketState[]) => refusalError({ admitted: false, states: refusing, refusing }, NOW);

@@ -1,5 +1,5 @@
+import { currencyField, notesField, optional, optionalDate, PARTY_FIELDS, required, requiredDate } from '../common-fields.ts';
 import { discount, lineItems, money, multiline, oneOf, percent, text, url } from '../field-types.ts';
-import { PARTY_FIELDS, currencyField, notesField, optional, optionalDate, required, requiredDate } from '../common-fields.ts';
 
 export const TAX_LABELS = ['VAT', 'GST', 'Sales tax', 'Tax'] as const;
 

@@ -1,7 +1,7 @@
 import type { TemplateDefinition } from '../template.ts';
-import { layoutInvoice, invoiceTitle } from './layout.ts';
-import { checkInvoice } from './totals.ts';
 import { INVOICE_FIELDS } from './fields.ts';
+import { invoiceTitle, layoutInvoice } from './layout.ts';
+import { checkInvoice } from './totals.ts';
 
 export const invoice = {
   slug: 'invoice',
@@ -22,7 +22,8 @@ export const invoice = {
     { code: 'requires_field', description: 'tax_label needs tax_rate.' },
     {
       code: 'line_amount_rounding',
-      description: "Each line amount is quantity × unit price, rounded half away from zero to the currency's minor unit; the subtotal is the sum of the rounded amounts.",
+      description:
+        "Each line amount is quantity × unit price, rounded half away from zero to the currency's minor unit; the subtotal is the sum of the rounded amounts.",
     },
     {
       code: 'discount_rounding',
@@ -30,7 +31,8 @@ export const invoice = {
     },
     {
       code: 'tax_rounding',
-      description: "The tax line is (subtotal − discount) × tax_rate / 100, rounded half away from zero to the currency's minor unit; total = subtotal − discount + tax.",
+      description:
+        "The tax line is (subtotal − discount) × tax_rate / 100, rounded half away from zero to the currency's minor unit; total = subtotal − discount + tax.",
     },
     { code: 'balance_due', description: 'balance_due = total − amount_paid (the total when nothing was paid).' },
   ],

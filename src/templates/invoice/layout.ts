@@ -23,7 +23,8 @@ export function layoutInvoice({ document, values, totals, currency, digits }: La
     const label = v.discount.kind === 'percent' ? `Discount (${percentLabel(v.discount.rate)})` : 'Discount';
     rows.push({ label, value: money(totals.discount.negated(), digits) });
   }
-  if (totals.tax && v.tax_rate) rows.push({ label: `${v.tax_label ?? 'Tax'} ${percentLabel(v.tax_rate)}`, value: money(totals.tax, digits) });
+  if (totals.tax && v.tax_rate)
+    rows.push({ label: `${v.tax_label ?? 'Tax'} ${percentLabel(v.tax_rate)}`, value: money(totals.tax, digits) });
   rows.push({ label: 'Total', value: moneyWithCurrency(totals.total!, currency, digits), weight: 'strong' });
   if (totals.amount_paid) rows.push({ label: 'Amount paid', value: money(totals.amount_paid, digits) });
   rows.push({ label: 'Balance due', value: moneyWithCurrency(totals.balance_due!, currency, digits), weight: 'emphasis' });

@@ -1,6 +1,6 @@
 import { Decimal } from '../../money/decimal.ts';
 import type { Discount, LineItem, Problem } from '../field-types.ts';
-import { percentOf, sumOfLines, type CheckInput, type CheckResult } from '../totals.ts';
+import { type CheckInput, type CheckResult, percentOf, sumOfLines } from '../totals.ts';
 
 const SUBTOTAL_CEILING = new Decimal('1e15');
 
@@ -16,7 +16,11 @@ export function checkInvoice({ values, sent, currency, digits }: CheckInput): Ch
 
   const subtotal = sumOfLines(items, digits);
   if (subtotal.isNegative()) {
-    problems.push({ code: 'negative_total', path: ['items'], message: `The subtotal is ${subtotal.toFixed(digits)}; it must be at least 0.` });
+    problems.push({
+      code: 'negative_total',
+      path: ['items'],
+      message: `The subtotal is ${subtotal.toFixed(digits)}; it must be at least 0.`,
+    });
     return { problems, totals: undefined };
   }
   if (subtotal.gte(SUBTOTAL_CEILING)) {

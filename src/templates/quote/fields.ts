@@ -1,5 +1,5 @@
+import { currencyField, notesField, optional, optionalDate, PARTY_FIELDS, required, requiredDate } from '../common-fields.ts';
 import { boolean, lineItems, money, multiline, oneOf, text } from '../field-types.ts';
-import { PARTY_FIELDS, currencyField, notesField, optional, optionalDate, required, requiredDate } from '../common-fields.ts';
 
 export const QUOTE_TITLES = ['Quote', 'Estimate'] as const;
 

@@ -1,7 +1,7 @@
 import type { TemplateDefinition } from '../template.ts';
+import { QUOTE_FIELDS } from './fields.ts';
 import { layoutQuote, quoteTitle } from './layout.ts';
 import { checkQuote } from './totals.ts';
-import { QUOTE_FIELDS } from './fields.ts';
 
 export const quote = {
   slug: 'quote',
@@ -18,7 +18,8 @@ export const quote = {
     { code: 'too_many_items', description: 'At most 50 line items.' },
     {
       code: 'line_amount_rounding',
-      description: "Each line amount is quantity × unit price, rounded half away from zero to the currency's minor unit; the total is the sum of the rounded amounts and may be below zero with credit lines.",
+      description:
+        "Each line amount is quantity × unit price, rounded half away from zero to the currency's minor unit; the total is the sum of the rounded amounts and may be below zero with credit lines.",
     },
   ],
   notes: {

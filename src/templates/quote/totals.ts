@@ -1,6 +1,6 @@
 import type { Decimal } from '../../money/decimal.ts';
 import type { LineItem } from '../field-types.ts';
-import { sumOfLines, type CheckInput, type CheckResult } from '../totals.ts';
+import { type CheckInput, type CheckResult, sumOfLines } from '../totals.ts';
 
 /** Quote: exactly one of items and amount; no tax arithmetic; the total may be below zero with credit lines. */
 export function checkQuote({ values, sent, currency, digits }: CheckInput): CheckResult {

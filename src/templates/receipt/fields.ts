@@ -1,5 +1,5 @@
+import { currencyField, notesField, optional, PARTY_FIELDS, required, requiredDate } from '../common-fields.ts';
 import { money, multiline, text } from '../field-types.ts';
-import { PARTY_FIELDS, currencyField, notesField, optional, required, requiredDate } from '../common-fields.ts';
 
 export const RECEIPT_FIELDS = {
   ...PARTY_FIELDS,

@@ -1,7 +1,7 @@
 import type { TemplateDefinition } from '../template.ts';
+import { RECEIPT_FIELDS } from './fields.ts';
 import { layoutReceipt, receiptTitle } from './layout.ts';
 import { checkReceipt } from './totals.ts';
-import { RECEIPT_FIELDS } from './fields.ts';
 
 export const receipt = {
   slug: 'receipt',
