@@ -1,10 +1,7 @@
-import type { Clock } from './clock.ts';
-import type { AppConfig } from './config.ts';
+import { ApiError } from './contract/api-error.ts';
 import { HEADERS } from './contract/headers.ts';
-import type { Database } from './db/database.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable, describeError, stackFrames } from './db/failures.ts';
-import { ApiError } from './http/api-error.ts';
-import type { RequestContext } from './http/context.ts';
+import type { AppDeps, RequestContext } from './http/context.ts';
 import { guardRoute } from './http/guard.ts';
 import { newRequestId } from './http/request-id.ts';
 import { errorResponse, withAnswerHeaders } from './http/respond.ts';
@@ -12,16 +9,7 @@ import type { RouteSpec } from './http/route.ts';
 import { buildRouter } from './http/router.ts';
 import { RateLimitReport } from './limits/report.ts';
 import { RenderEngine } from './render/engine.ts';
-import type { FontSet } from './render/fonts.ts';
 import { ROUTES } from './routes/index.ts';
-
-export interface AppDeps {
-  readonly db: Database;
-  readonly clock: Clock;
-  readonly config: AppConfig;
-  /** Parsed once per process (or isolate) and shared by every render. */
-  readonly fonts: FontSet;
-}
 
 /** What the runtime knows about the connection that the Request does not carry. */
 export interface Connection {

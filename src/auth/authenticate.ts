@@ -1,7 +1,7 @@
+import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import type { Scope } from '../contract/scopes.ts';
 import { describeError } from '../db/failures.ts';
-import { ApiError } from '../http/api-error.ts';
 import type { RequestContext } from '../http/context.ts';
 import { hashKey, isWellFormedKey } from './key-format.ts';
 import { findActiveKey, type KeyWithAccount, scopesOf, touchKey } from './store.ts';

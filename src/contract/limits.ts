@@ -31,3 +31,5 @@ export const LIMITS = {
 export const IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
 /** Public routes may be cached for 5 minutes (section 4.1). */
 export const PUBLIC_CACHE_SECONDS = 300;
+/** Seconds a client is told to wait on 503 engine_busy: a render slot frees within milliseconds. */
+export const ENGINE_BUSY_RETRY_AFTER_SECONDS = 1;

@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import type { Database } from '../db/database.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from '../db/failures.ts';
 import { accounts, documents, idempotencyKeys } from '../db/schema.ts';
-import { ApiError } from '../http/api-error.ts';
 import { heldBy, type Lease, readKey } from '../idempotency/lease.ts';
 
 export type NewDocumentRow = typeof documents.$inferInsert & { id: string; accountId: string };

@@ -2,27 +2,27 @@ import { planOf } from '../accounts/plans.ts';
 import { findAccount, renewPeriodIfEnded } from '../accounts/store.ts';
 import { type AuthContext, requireScope } from '../auth/authenticate.ts';
 import { isoSeconds } from '../clock.ts';
+import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
-import { IN_PROGRESS_RETRY_AFTER_SECONDS } from '../contract/limits.ts';
+import { ENGINE_BUSY_RETRY_AFTER_SECONDS, IN_PROGRESS_RETRY_AFTER_SECONDS } from '../contract/limits.ts';
 import { commitDocument } from '../credits/commit.ts';
 import type { Database } from '../db/database.ts';
 import { describeError } from '../db/failures.ts';
 import { sha256Hex } from '../hash.ts';
 import { wantsJson } from '../http/accept.ts';
-import { ApiError } from '../http/api-error.ts';
 import { readJsonBody } from '../http/body.ts';
 import type { KeyedContext } from '../http/context.ts';
-import { isJsonObject, type JsonValue } from '../http/json-parse.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
 import { readIdempotencyKey } from '../idempotency/key.ts';
 import { acquireLease, type Lease, releaseLease } from '../idempotency/lease.ts';
 import { newId } from '../ids.ts';
+import { isJsonObject, type JsonValue } from '../json/parse.ts';
 import { finalBuckets, previewBuckets, replayBuckets } from '../limits/buckets.ts';
 import { countRequest } from '../limits/count.ts';
-import { UndrawableText } from '../render/pdf-writer.ts';
+import { EngineBusy, RenderTimedOut, UndrawableText } from '../render/errors.ts';
 import { documentFilename } from './filename.ts';
 import { findDocument } from './record.ts';
-import { type DocumentRequest, parseDocumentRequest } from './request.ts';
+import { type DocumentRequest, parseDocumentRequest, renderInputOf } from './request.ts';
 import { documentCreated } from './respond.ts';
 
 /** Section 5.4: a final needs documents:create, a preview documents:preview; checked before the fields. */
@@ -51,13 +51,10 @@ async function render(context: KeyedContext, document: DocumentRequest, asJson: 
   let bytes: Uint8Array<ArrayBuffer>;
   try {
     const started = performance.now();
-    bytes = await context.engine.render(document);
+    bytes = await context.engine.render(renderInputOf(document));
     context.trace.renderMs = (context.trace.renderMs ?? 0) + performance.now() - started;
   } catch (error) {
-    if (!(error instanceof UndrawableText)) throw error;
-    throw new ApiError('render_rejected', {
-      message: `The document contains characters the bundled fonts cannot draw (${error.message.replace('cannot draw ', '')}); nothing was charged.`,
-    });
+    throw renderRefusal(error);
   }
   const limit = asJson ? context.deps.config.pdfJsonLimit : context.deps.config.pdfFileLimit;
   if (bytes.length > limit) {
@@ -66,6 +63,23 @@ async function render(context: KeyedContext, document: DocumentRequest, asJson: 
     });
   }
   return bytes;
+}
+
+/** The contract's answer to a renderer's refusal; anything else is not a refusal and goes on as it is. */
+function renderRefusal(error: unknown): unknown {
+  if (error instanceof UndrawableText) {
+    return new ApiError('render_rejected', {
+      message: `The document contains characters the bundled fonts cannot draw (${error.message.replace('cannot draw ', '')}); nothing was charged.`,
+    });
+  }
+  if (error instanceof EngineBusy) {
+    return new ApiError('engine_busy', {
+      message: 'The PDF engine is at capacity; retry shortly. Nothing was charged.',
+      headers: { [HEADERS.retryAfter]: String(ENGINE_BUSY_RETRY_AFTER_SECONDS) },
+    });
+  }
+  if (error instanceof RenderTimedOut) return new ApiError('render_timeout', { message: 'Rendering took too long; nothing was charged.' });
+  return error;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -1,5 +1,5 @@
 import { LIMITS } from '../contract/limits.ts';
-import type { JsonObject } from '../http/json-parse.ts';
+import type { JsonObject } from '../json/parse.ts';
 import { minorDigits } from '../templates/currencies.ts';
 import { isBlank, type Problem } from '../templates/field-types.ts';
 import type { TemplateDefinition } from '../templates/template.ts';

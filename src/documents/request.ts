@@ -1,16 +1,16 @@
+import { ApiError, type ErrorDetail } from '../contract/api-error.ts';
+import { LOCALES, MODES, type Mode, PAPERS, type Paper } from '../contract/document-options.ts';
 import { ERRORS } from '../contract/errors.ts';
 import { LIMITS } from '../contract/limits.ts';
-import { ApiError, type ErrorDetail } from '../http/api-error.ts';
-import { isJsonObject, JsonNumber, type JsonObject, type JsonValue } from '../http/json-parse.ts';
+import { isJsonObject, JsonNumber, type JsonObject, type JsonValue } from '../json/parse.ts';
+import type { RenderInput } from '../render/index.ts';
 import { isBlank, type Path, type Problem } from '../templates/field-types.ts';
 import { findTemplate } from '../templates/registry.ts';
-import { LOCALES, majorVersion, PAPERS, type Paper, type TemplateDefinition } from '../templates/template.ts';
+import { majorVersion, renderInput, type TemplateDefinition } from '../templates/template.ts';
 import type { Totals } from '../templates/totals.ts';
 import { validateFields } from './fields.ts';
 import { findReservedNames } from './reserved.ts';
 
-export const MODES = ['final', 'preview'] as const;
-export type Mode = (typeof MODES)[number];
 const TOP_LEVEL_NAMES = ['template', 'mode', 'fields', 'template_version', 'reference', 'paper', 'locale', 'output'];
 
 /** A request that passed every check of POST /api/v1/documents before rendering, normalised. */
@@ -189,4 +189,9 @@ export function parseDocumentRequest(body: JsonValue): DocumentRequest {
     digits: read.digits,
     totals: read.totals,
   };
+}
+
+/** What the renderer is given for a request: a preview is marked as one. */
+export function renderInputOf(request: DocumentRequest): RenderInput {
+  return renderInput(request, request.paper, request.mode === 'preview');
 }

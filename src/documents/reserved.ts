@@ -1,5 +1,5 @@
-import type { ErrorDetail } from '../http/api-error.ts';
-import { isJsonObject, type JsonValue } from '../http/json-parse.ts';
+import type { ErrorDetail } from '../contract/api-error.ts';
+import { isJsonObject, type JsonValue } from '../json/parse.ts';
 
 /** Names held for a later version (spec 2.2); each is refused with 400 reserved_field, alone. */
 export const RESERVED_TOP_LEVEL = ['callback_url', 'webhook', 'file_url', 'einvoice', 'validation', 'jurisdiction', 'metadata', 'logo'];

@@ -1,6 +1,6 @@
+import { ApiError } from '../contract/api-error.ts';
 import { LIMITS } from '../contract/limits.ts';
-import { ApiError } from './api-error.ts';
-import { JsonSyntaxError, type JsonValue, parseJson } from './json-parse.ts';
+import { JsonSyntaxError, type JsonValue, parseJson } from '../json/parse.ts';
 
 function isJsonContentType(header: string | null): boolean {
   if (header === null) return false;

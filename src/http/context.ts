@@ -1,7 +1,19 @@
-import type { AppDeps } from '../app.ts';
 import type { AuthContext } from '../auth/authenticate.ts';
+import type { Clock } from '../clock.ts';
+import type { AppConfig } from '../config.ts';
+import type { Database } from '../db/database.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import type { RenderEngine } from '../render/engine.ts';
+import type { FontSet } from '../render/fonts.ts';
+
+/** What the service is built from: made once by the runtime, shared by every request. */
+export interface AppDeps {
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly config: AppConfig;
+  /** Parsed once per process (or isolate) and shared by every render. */
+  readonly fonts: FontSet;
+}
 
 export interface RequestTrace {
   route?: string;

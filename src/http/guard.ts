@@ -1,9 +1,9 @@
 import { planOf } from '../accounts/plans.ts';
 import { type AuthContext, authenticate, requireScope } from '../auth/authenticate.ts';
+import { ApiError } from '../contract/api-error.ts';
 import { authFailureBucket, requestBuckets } from '../limits/buckets.ts';
 import { countRequest } from '../limits/count.ts';
 import { networkOf } from '../limits/network.ts';
-import { ApiError } from './api-error.ts';
 import type { RequestContext } from './context.ts';
 import type { RouteSpec } from './route.ts';
 

@@ -1,7 +1,7 @@
+import type { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { NEWEST_API_VERSION } from '../contract/version.ts';
-import type { ApiError } from './api-error.ts';
 import type { RequestContext } from './context.ts';
 import { CACHE_CONTROL } from './cors.ts';
 

@@ -1,7 +1,7 @@
 import { IttyRouter } from 'itty-router';
+import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { isApiVersion } from '../contract/version.ts';
-import { ApiError } from './api-error.ts';
 import type { RequestContext } from './context.ts';
 import { preflight, withPublicCors } from './cors.ts';
 import { errorResponse } from './respond.ts';

@@ -1,6 +1,6 @@
+import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { LIMITS } from '../contract/limits.ts';
-import { ApiError } from '../http/api-error.ts';
 
 /**
  * The Idempotency-Key header (section 4.2): 1 to 255 visible ASCII characters; a double-quoted value is read

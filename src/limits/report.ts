@@ -1,5 +1,5 @@
+import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
-import { ApiError } from '../http/api-error.ts';
 import type { Admission, BucketState } from './limiter.ts';
 
 const WINDOW_NAMES: Record<number, string> = { 60000: 'minute', 600000: '10 minutes', 3600000: 'hour', 86400000: 'day' };

@@ -1,8 +1,8 @@
 import * as v from 'valibot';
+import { LOCALES, MODES, PAPERS } from '../contract/document-options.ts';
 import { LIMITS } from '../contract/limits.ts';
-import { MODES } from '../documents/request.ts';
 import { TEMPLATES } from '../templates/registry.ts';
-import { fieldsSchema, LOCALES, PAPERS, publishedJsonSchema } from '../templates/template.ts';
+import { fieldsSchema, publishedJsonSchema } from '../templates/template.ts';
 
 /** The body of spec 2.1, one variant per template, with each template's fields schema. */
 const documentRequestSchema = v.variant(

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
+import { LOCALES, PAPERS } from '../contract/document-options.ts';
 import { ERROR_CODES, ERRORS } from '../contract/errors.ts';
 import { SCOPES } from '../contract/scopes.ts';
-import { LOCALES, PAPERS } from '../templates/template.ts';
 
 /**
  * The response objects of spec 2.6–2.8 and 7 as valibot schemas: published in the OpenAPI document and used

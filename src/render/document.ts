@@ -1,4 +1,4 @@
-import type { Paper } from '../templates/template.ts';
+import type { Paper } from '../contract/document-options.ts';
 import type { Canvas, PageSize, Rgb, TextStyle } from './canvas.ts';
 import { Flow } from './flow.ts';
 import type { FontSet } from './fonts.ts';

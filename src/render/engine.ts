@@ -1,19 +1,17 @@
-import { HEADERS } from '../contract/headers.ts';
-import type { DocumentRequest } from '../documents/request.ts';
-import { ApiError } from '../http/api-error.ts';
+import { EngineBusy, RenderTimedOut } from './errors.ts';
 import type { FontSet } from './fonts.ts';
-import { renderPdf } from './index.ts';
+import { type RenderInput, renderPdf } from './index.ts';
 
 export interface EngineLimits {
-  /** Renders one process runs at once; more get 503 engine_busy. */
+  /** Renders one process runs at once; more are refused with EngineBusy. */
   renderConcurrency: number;
-  /** A render that takes longer is discarded with 504 render_timeout (nothing is charged). */
+  /** A render that takes longer is discarded with RenderTimedOut. */
   renderTimeoutMs: number;
 }
 
 /**
- * The PDF engine of one process or isolate. Renders run in the request's own thread (a 50-line invoice takes
- * about 2 ms; see README), so the engine bounds how many run at once and how long one may take.
+ * The PDF engine of one process or isolate. Renders run in the request's own thread (`npm run bench` prints
+ * how long one takes), so the engine bounds how many run at once and how long one may take.
  * workerd's clock does not advance during CPU work, so there the time budget is the platform's CPU limit.
  */
 export class RenderEngine {
@@ -26,20 +24,13 @@ export class RenderEngine {
     this.limits = limits;
   }
 
-  async render(request: DocumentRequest): Promise<Uint8Array<ArrayBuffer>> {
-    if (this.inFlight >= this.limits.renderConcurrency) {
-      throw new ApiError('engine_busy', {
-        message: 'The PDF engine is at capacity; retry shortly. Nothing was charged.',
-        headers: { [HEADERS.retryAfter]: '1' },
-      });
-    }
+  async render(input: RenderInput): Promise<Uint8Array<ArrayBuffer>> {
+    if (this.inFlight >= this.limits.renderConcurrency) throw new EngineBusy();
     this.inFlight++;
     const started = performance.now();
     try {
-      const bytes = await renderPdf(request, this.fonts);
-      if (performance.now() - started > this.limits.renderTimeoutMs) {
-        throw new ApiError('render_timeout', { message: 'Rendering took too long; nothing was charged.' });
-      }
+      const bytes = await renderPdf(input, this.fonts);
+      if (performance.now() - started > this.limits.renderTimeoutMs) throw new RenderTimedOut(this.limits.renderTimeoutMs);
       return bytes;
     } finally {
       this.inFlight--;

@@ -1,18 +1,10 @@
 import pako from 'pako';
 import { type PDFContext, PDFDocument, PDFHexString, PDFName, type PDFRef } from 'pdf-lib';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
+import { UndrawableText } from './errors.ts';
 import type { FontFace, FontSet, FontWeight } from './fonts.ts';
 import type { ShapedGlyph } from './shaping.ts';
 import { closeGlyphSet, subsetTrueType } from './truetype.ts';
-
-/** A character no bundled font can draw: the document is refused rather than printed with empty boxes. */
-export class UndrawableText extends Error {
-  readonly codePoints: number[];
-  constructor(codePoints: number[]) {
-    super(`cannot draw ${codePoints.map((cp) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`).join(', ')}`);
-    this.codePoints = codePoints;
-  }
-}
 
 export interface PdfInput {
   size: PageSize;

@@ -1,4 +1,4 @@
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../contract/api-error.ts';
 import { defineRoute } from '../http/route.ts';
 import { ID_PARAMETER } from './documents.get.ts';
 

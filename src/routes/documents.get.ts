@@ -1,5 +1,5 @@
+import { ApiError } from '../contract/api-error.ts';
 import { documentObject, findDocument } from '../documents/record.ts';
-import { ApiError } from '../http/api-error.ts';
 import { keyed } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';

@@ -1,6 +1,6 @@
+import { ApiError } from '../contract/api-error.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { documentObject, findDocument, listDocuments } from '../documents/record.ts';
-import { ApiError } from '../http/api-error.ts';
 import { keyed } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';

@@ -1,4 +1,4 @@
-import type { ApiError } from '../http/api-error.ts';
+import type { ApiError } from '../contract/api-error.ts';
 import { newRequestId } from '../http/request-id.ts';
 import { errorResponse, withAnswerHeaders } from '../http/respond.ts';
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FetchHandler } from '../app.ts';
-import { ApiError } from '../http/api-error.ts';
+import { ApiError } from '../contract/api-error.ts';
 import { answerWithoutHandler } from './answer.ts';
 
 /**

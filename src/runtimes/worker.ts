@@ -3,10 +3,10 @@ import regular from '../../fonts/NotoSans-Regular.ttf';
 import { createApp, type FetchHandler } from '../app.ts';
 import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { openD1 } from '../db/d1.ts';
 import { purgeExpired } from '../documents/retention.ts';
-import { ApiError } from '../http/api-error.ts';
 import { loadFonts } from '../render/fonts.ts';
 import { answerWithoutHandler } from './answer.ts';
 

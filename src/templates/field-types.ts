@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { ValidationDetailCode } from '../contract/errors.ts';
 import { LIMITS } from '../contract/limits.ts';
-import { isJsonObject, JsonNumber, type JsonValue } from '../http/json-parse.ts';
+import { isJsonObject, JsonNumber, type JsonValue } from '../json/parse.ts';
 import { Decimal } from '../money/decimal.ts';
 import { CURRENCY_CODES, minorDigits } from './currencies.ts';
 

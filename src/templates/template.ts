@@ -1,13 +1,12 @@
 import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { JsonNumber } from '../http/json-parse.ts';
+import { LOCALES, PAPERS, type Paper } from '../contract/document-options.ts';
+import { JsonNumber } from '../json/parse.ts';
 import type { BusinessDocument } from '../render/document.ts';
+import type { RenderInput } from '../render/index.ts';
+import { layoutValues } from '../render/text.ts';
 import type { FieldType } from './field-types.ts';
 import type { CheckInput, CheckResult, Totals } from './totals.ts';
-
-export const PAPERS = ['a4', 'letter'] as const;
-export type Paper = (typeof PAPERS)[number];
-export const LOCALES = ['en'] as const;
 
 export interface FieldSpec<T = unknown, Required extends boolean = boolean> {
   readonly type: FieldType<T>;
@@ -63,6 +62,29 @@ export interface LayoutInput {
   totals: Totals;
   currency: string;
   digits: number;
+}
+
+/** A document as the field types and the template's checks read it. */
+export interface ReadDocument {
+  readonly template: TemplateDefinition;
+  readonly values: Readonly<Record<string, unknown>>;
+  readonly totals: Totals;
+  readonly currency: string;
+  readonly digits: number;
+}
+
+/** What the renderer is given for a read document: its text prepared for layout, its title and footer. */
+export function renderInput(document: ReadDocument, paper: Paper, preview: boolean): RenderInput {
+  const values = layoutValues(document.values);
+  const title = document.template.titleOf(values);
+  return {
+    paper,
+    preview,
+    title,
+    footer: `${title} · ${values.seller_name}`,
+    layout: (canvas) =>
+      document.template.layout({ document: canvas, values, totals: document.totals, currency: document.currency, digits: document.digits }),
+  };
 }
 
 export function majorVersion(template: TemplateDefinition): string {

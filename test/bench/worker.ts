@@ -1,7 +1,7 @@
 import bold from '../../fonts/NotoSans-Bold.ttf';
 import regular from '../../fonts/NotoSans-Regular.ttf';
-import { type DocumentRequest, parseDocumentRequest } from '../../src/documents/request.ts';
-import { parseJson } from '../../src/http/json-parse.ts';
+import { type DocumentRequest, parseDocumentRequest, renderInputOf } from '../../src/documents/request.ts';
+import { parseJson } from '../../src/json/parse.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
 import { renderPdf } from '../../src/render/index.ts';
 
@@ -20,7 +20,7 @@ export default {
       return new Response('ok');
     }
     if (action === 'render') {
-      const bytes = await renderPdf(prepared.get(name)!, fonts);
+      const bytes = await renderPdf(renderInputOf(prepared.get(name)!), fonts);
       return new Response(String(bytes.length));
     }
     return new Response('0');

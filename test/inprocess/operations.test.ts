@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseDocumentRequest } from '../../src/documents/request.ts';
-import { ApiError } from '../../src/http/api-error.ts';
-import { parseJson } from '../../src/http/json-parse.ts';
+import { parseDocumentRequest, renderInputOf } from '../../src/documents/request.ts';
+import { parseJson } from '../../src/json/parse.ts';
 import { RenderEngine } from '../../src/render/engine.ts';
+import { EngineBusy } from '../../src/render/errors.ts';
 import { seedCaller } from '../support/accounts.ts';
 import { BASE, createTestApp, testFonts } from '../support/app.ts';
 import { finalInvoice, ledger, makeDocument } from '../support/documents.ts';
@@ -26,18 +26,25 @@ describe('operator switch API_ENABLED=false', () => {
 });
 
 describe('the render engine', () => {
-  it('answers 503 engine_busy with Retry-After beyond its concurrency', async () => {
+  it('refuses a render beyond its concurrency with EngineBusy, and takes the next one once a slot is free', async () => {
     const engine = new RenderEngine(testFonts(), { renderConcurrency: 1, renderTimeoutMs: 60_000 });
-    const request = parseDocumentRequest(parseJson(JSON.stringify(finalInvoice())));
-    const first = engine.render(request);
-    const second = engine.render(request).catch((error: unknown) => error);
-    const refused = (await second) as ApiError;
-    expect(refused).toBeInstanceOf(ApiError);
-    expect(refused.code).toBe('engine_busy');
-    expect(refused.status).toBe(503);
-    expect(refused.headers['Retry-After']).toBe('1');
+    const input = renderInputOf(parseDocumentRequest(parseJson(JSON.stringify(finalInvoice()))));
+    const first = engine.render(input);
+    await expect(engine.render(input)).rejects.toBeInstanceOf(EngineBusy);
     expect((await first).length).toBeGreaterThan(1000);
-    expect((await engine.render(request)).length).toBeGreaterThan(1000);
+    expect((await engine.render(input)).length).toBeGreaterThan(1000);
+  });
+
+  it('answers 503 engine_busy with Retry-After when no render slot is free, and charges nothing', async () => {
+    const app = await createTestApp({ config: { renderConcurrency: 0 } });
+    const caller = await seedCaller(app, { credits: 2 });
+    const response = await makeDocument(app, caller, finalInvoice(), { key: 'busy-1' });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('Retry-After')).toBe('1');
+    const body = await response.json();
+    expect(body.error.code).toBe('engine_busy');
+    expect(body.credit_used).toBe(false);
+    expect(await ledger(app, caller)).toMatchObject({ credits: 2, documents: 0 });
   });
 
   it('answers 504 render_timeout over its time budget, charges nothing and frees the key', async () => {

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UndrawableText } from '../../src/render/pdf-writer.ts';
+import { UndrawableText } from '../../src/render/errors.ts';
 import { findTemplate, TEMPLATES } from '../../src/templates/registry.ts';
 import { readPdf, sha256 } from '../support/pdf.ts';
 import { BIN, ROOT } from '../support/processes.ts';

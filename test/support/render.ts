@@ -1,9 +1,9 @@
-import { parseDocumentRequest } from '../../src/documents/request.ts';
-import { parseJson } from '../../src/http/json-parse.ts';
+import { parseDocumentRequest, renderInputOf } from '../../src/documents/request.ts';
+import { parseJson } from '../../src/json/parse.ts';
 import { renderPdf } from '../../src/render/index.ts';
 import { testFonts } from './app.ts';
 
 /** Validates a request body exactly as the API does and renders it. */
 export function renderBody(body: unknown): Promise<Uint8Array> {
-  return renderPdf(parseDocumentRequest(parseJson(JSON.stringify(body))), testFonts());
+  return renderPdf(renderInputOf(parseDocumentRequest(parseJson(JSON.stringify(body)))), testFonts());
 }

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PLANS } from '../../src/accounts/plans.ts';
-import type { AppDeps } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
-import type { RequestContext } from '../../src/http/context.ts';
+import type { AppDeps, RequestContext } from '../../src/http/context.ts';
 import { requestBuckets } from '../../src/limits/buckets.ts';
 import { countRequest } from '../../src/limits/count.ts';
 import { RateLimitReport } from '../../src/limits/report.ts';

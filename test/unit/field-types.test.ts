@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonNumber } from '../../src/http/json-parse.ts';
+import { JsonNumber } from '../../src/json/parse.ts';
 import { CURRENCY_CODES, CURRENCY_MINOR_DIGITS } from '../../src/templates/currencies.ts';
 import { multiline, text, url } from '../../src/templates/field-types.ts';
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { type DocumentRequest, parseDocumentRequest } from '../../src/documents/request.ts';
-import { parseJson } from '../../src/http/json-parse.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
+import { parseJson } from '../../src/json/parse.ts';
 import { INVOICE_FIELDS, QUOTE_FIELDS } from '../support/requests.ts';
 
 /** The request as the document route reads it: parsed from JSON text, validated and normalised. */

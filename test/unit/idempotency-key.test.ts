@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/http/api-error.ts';
+import { ApiError } from '../../src/contract/api-error.ts';
 import { readIdempotencyKey } from '../../src/idempotency/key.ts';
 
 /** Section 4.2: 1 to 255 visible ASCII characters; a double-quoted value is read without the quotes. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { JsonNumber, JsonSyntaxError, parseJson } from '../../src/http/json-parse.ts';
+import { JsonNumber, JsonSyntaxError, parseJson } from '../../src/json/parse.ts';
 
 describe('strict JSON parser', () => {
   it('parses what JSON.parse parses, keeping numbers as their text', () => {

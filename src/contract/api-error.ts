@@ -1,4 +1,4 @@
-import { type DetailCode, ERRORS, type ErrorCode } from '../contract/errors.ts';
+import { type DetailCode, ERRORS, type ErrorCode } from './errors.ts';
 
 export interface ErrorDetail {
   code: string;

@@ -1,0 +1,116 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layers of src/, from the top: a module may import from its own layer or any layer below, never above.
+ * A folder (or a file at the root of src/) that is not listed here fails the test until it is given a layer.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ['runtimes', 'cli'],
+  ['app.ts'],
+  ['routes', 'http', 'openapi', 'docs'],
+  ['documents', 'accounts', 'auth', 'credits', 'limits', 'idempotency'],
+  ['templates'],
+  ['render'],
+  ['contract', 'json', 'db', 'money', 'clock.ts', 'config.ts', 'hash.ts', 'ids.ts'],
+];
+
+type Graph = ReadonlyMap<string, readonly string[]>;
+
+const SRC = resolve(import.meta.dirname, '../../src');
+const IMPORT = /(?:^|[;\s])(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return /\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Every module of src/ and the modules of src/ it imports, as paths relative to src/. */
+function importGraph(): Graph {
+  const graph = new Map<string, string[]>();
+  for (const file of sourceFiles(SRC)) {
+    const text = readFileSync(file, 'utf8');
+    const targets = [...text.matchAll(IMPORT)]
+      .map((match) => resolve(dirname(file), (match[1] ?? match[2])!))
+      .filter((target) => target.startsWith(SRC) && target.endsWith('.ts'))
+      .map((target) => relative(SRC, target));
+    graph.set(relative(SRC, file), targets);
+  }
+  return graph;
+}
+
+function layerOf(module: string): number {
+  const top = module.split('/')[0]!;
+  return LAYERS.findIndex((members) => members.includes(top));
+}
+
+/** Imports that run from a module to one in a layer above it. */
+function upwardImports(graph: Graph): string[] {
+  return [...graph].flatMap(([from, targets]) => targets.filter((to) => layerOf(to) < layerOf(from)).map((to) => `${from} → ${to}`));
+}
+
+/** The import circles of the graph: each strongly connected set of more than one module, or a module importing itself. */
+function importCircles(graph: Graph): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (module: string) => {
+    index.set(module, index.size);
+    low.set(module, index.get(module)!);
+    stack.push(module);
+    onStack.add(module);
+    for (const next of graph.get(module) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        low.set(module, Math.min(low.get(module)!, low.get(next)!));
+      } else if (onStack.has(next)) {
+        low.set(module, Math.min(low.get(module)!, index.get(next)!));
+      }
+    }
+    if (low.get(module) !== index.get(module)) return;
+    const members: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      members.push(member);
+    } while (member !== module);
+    if (members.length > 1 || graph.get(module)?.includes(module)) circles.push(members.sort());
+  };
+  for (const module of graph.keys()) if (!index.has(module)) visit(module);
+  return circles;
+}
+
+describe('layering of src/', () => {
+  const graph = importGraph();
+
+  it('reads the imports of every module', () => {
+    expect(graph.size).toBeGreaterThan(50);
+    expect(graph.get('app.ts')).toContain('routes/index.ts');
+  });
+
+  it('gives every folder of src/ a layer', () => {
+    expect([...graph.keys()].filter((module) => layerOf(module) === -1)).toEqual([]);
+  });
+
+  it('has no import from a layer to one above it', () => {
+    expect(upwardImports(graph)).toEqual([]);
+  });
+
+  it('has no import circle', () => {
+    expect(importCircles(graph)).toEqual([]);
+  });
+
+  it('would catch an upward import and a circle if one were added', () => {
+    const added = new Map(graph);
+    added.set('render/index.ts', [...(graph.get('render/index.ts') ?? []), 'templates/template.ts']);
+    expect(upwardImports(added)).toContain('render/index.ts → templates/template.ts');
+    expect(importCircles(added).some((circle) => circle.includes('render/index.ts'))).toBe(true);
+  });
+});
