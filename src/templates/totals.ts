@@ -1,3 +1,4 @@
+import { TOTALS_MEMBERS } from '../contract/totals.ts';
 import { Decimal, formatPlain, roundMinor } from '../money/decimal.ts';
 import type { LineItem, Problem } from './field-types.ts';
 
@@ -11,8 +12,6 @@ export interface Totals {
   amount_paid?: Decimal;
   balance_due?: Decimal;
 }
-
-export const TOTALS_MEMBERS = ['subtotal', 'discount', 'tax', 'total', 'amount_paid', 'balance_due'] as const;
 
 /** What a template's cross-field check gets: the valid normalised values, and every name sent non-blank. */
 export interface CheckInput {
