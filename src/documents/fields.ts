@@ -5,7 +5,7 @@ import { isBlank, type Problem } from '../templates/field-types.ts';
 import type { TemplateDefinition } from '../templates/template.ts';
 import type { Totals } from '../templates/totals.ts';
 
-export interface ValidFields {
+interface ValidFields {
   ok: true;
   /** Normalised values of the fields sent; an optional field left off is absent. */
   values: Record<string, unknown>;
@@ -28,7 +28,7 @@ export function validateFields(template: TemplateDefinition, fields: JsonObject)
     .map((name) => ({ code: 'unknown_field', path: [name], message: `The ${template.slug} template has no field ${name}.` }));
 
   const currencyRead = isBlank(fields.currency) ? undefined : template.fields.currency?.type.read(fields.currency!, {});
-  const currency = currencyRead?.ok ? (currencyRead.value as string) : undefined;
+  const currency = currencyRead?.ok && typeof currencyRead.value === 'string' ? currencyRead.value : undefined;
   const digits = currency === undefined ? undefined : minorDigits(currency);
 
   const values: Record<string, unknown> = {};

@@ -5,8 +5,8 @@ import { JsonNumber } from '../json/parse.ts';
 import type { BusinessDocument } from '../render/document.ts';
 import type { RenderInput } from '../render/index.ts';
 import { layoutValues } from '../render/text.ts';
-import type { FieldType } from './field-types.ts';
-import type { CheckInput, CheckResult, Totals } from './totals.ts';
+import type { FieldType, Problem } from './field-types.ts';
+import type { Totals } from './totals.ts';
 
 export interface FieldSpec<T = unknown, Required extends boolean = boolean> {
   readonly type: FieldType<T>;
@@ -16,11 +16,14 @@ export interface FieldSpec<T = unknown, Required extends boolean = boolean> {
   readonly deprecatedFor?: string;
 }
 
+/** A template's fields by name. */
+export type FieldMap = Readonly<Record<string, FieldSpec>>;
+
 /**
  * The normalised values a template's layout receives, derived from its field map: required fields always
  * present, optional ones possibly absent, each of the type its field type reads to.
  */
-export type FieldValues<Fields extends Record<string, FieldSpec>> = {
+export type FieldValues<Fields extends FieldMap> = {
   readonly [Name in keyof Fields as Fields[Name] extends FieldSpec<unknown, true> ? Name : never]: Fields[Name] extends FieldSpec<infer T>
     ? T
     : never;
@@ -30,38 +33,86 @@ export type FieldValues<Fields extends Record<string, FieldSpec>> = {
     : never;
 };
 
-export interface TemplateRule {
+/** The fields that are always present and read to text: what a document number can be. */
+type TextFieldName<Fields extends FieldMap> = {
+  [Name in keyof Fields & string]: Fields[Name] extends FieldSpec<string, true> ? Name : never;
+}[keyof Fields & string];
+
+interface TemplateRule {
   readonly code: string;
   readonly description: string;
 }
 
-/** What one template is: its contract (fields, rules) and its published description (spec 2.5, 2.8). */
-export interface TemplateDefinition {
+/** What the Template object publishes of a template beside its fields (spec 2.5, 2.8). */
+interface TemplateDescription {
   readonly slug: string;
   readonly name: string;
   readonly description: string;
   readonly category: string;
   readonly version: string;
-  /** The field that holds the document number, used in file names and titles. */
-  readonly numberField: string;
-  readonly fields: Readonly<Record<string, FieldSpec>>;
   readonly rules: readonly TemplateRule[];
   readonly notes: { readonly is: readonly string[]; readonly is_not: readonly string[] };
   readonly example: Readonly<Record<string, unknown>>;
-  /** Cross-field rules and totals, on the values the field types have read. */
-  readonly check: (input: CheckInput) => CheckResult;
-  /** What the document is called in its PDF title and page furniture, such as `Invoice INV-001`. */
-  readonly titleOf: (values: Readonly<Record<string, unknown>>) => string;
-  /** Lays the document out; the renderer adds page numbers and preview marking afterwards. */
-  readonly layout: (input: LayoutInput) => void;
 }
 
-export interface LayoutInput {
-  document: BusinessDocument;
-  values: Readonly<Record<string, unknown>>;
-  totals: Totals;
-  currency: string;
-  digits: number;
+/** A template as it declares itself (through `defineTemplate`): what it does with its values, typed by its field map. */
+export interface TemplateDeclaration<Fields extends FieldMap> extends TemplateDescription {
+  readonly fields: Fields;
+  /** The field that holds the document number, used in file names and titles. */
+  readonly numberField: TextFieldName<Fields>;
+  /** Cross-field rules and totals, on the values the field types have read. */
+  readonly check: (input: CheckInput<Fields>) => CheckResult;
+  /** What the document is called in its PDF title and page furniture, such as `Invoice INV-001`. */
+  readonly titleOf: (values: FieldValues<Fields>) => string;
+  /** Who issued the document: its name follows the title at the foot of every page. */
+  readonly issuerOf: (values: FieldValues<Fields>) => string;
+  /** Lays the document out; the renderer adds page numbers and preview marking afterwards. */
+  readonly layout: (input: LayoutInput<Fields>) => void;
+}
+
+/**
+ * Any template, its values of no particular field map: the form the validator, the OpenAPI document, the
+ * Template object and the render input work on. Its functions are methods, whose parameters TypeScript compares
+ * both ways, so that a template declared with its own field map is one; that holds because validateFields
+ * reads a template's values with that template's own field map, and renderInput hands on what it read.
+ */
+export interface TemplateDefinition extends TemplateDescription {
+  readonly fields: FieldMap;
+  readonly numberField: string;
+  check(input: CheckInput): CheckResult;
+  titleOf(values: FieldValues<FieldMap>): string;
+  issuerOf(values: FieldValues<FieldMap>): string;
+  layout(input: LayoutInput): void;
+}
+
+/** What a template's cross-field check gets: the values read without a problem, and every name sent non-blank. */
+export interface CheckInput<Fields extends FieldMap = FieldMap> {
+  /** A field left off is absent, and so is one its field type refused, even a required one. */
+  readonly values: Partial<FieldValues<Fields>>;
+  readonly sent: ReadonlySet<keyof Fields & string>;
+  readonly currency: string | undefined;
+  /** Minor digits of the currency; undefined when the currency was refused. */
+  readonly digits: number | undefined;
+}
+
+export interface CheckResult {
+  problems: Problem[];
+  /** Undefined when a figure could not be computed because an input was refused. */
+  totals: Totals | undefined;
+}
+
+/** What a template's layout gets: the document to lay out, the values read and the totals its check computed. */
+export interface LayoutInput<Fields extends FieldMap = FieldMap> {
+  readonly document: BusinessDocument;
+  readonly values: FieldValues<Fields>;
+  readonly totals: Totals;
+  readonly currency: string;
+  readonly digits: number;
+}
+
+/** A template, declared once with its field map typing its check, title, issuer and layout; registry.ts lists it. */
+export function defineTemplate<Fields extends FieldMap>(template: TemplateDeclaration<Fields>): TemplateDefinition {
+  return template;
 }
 
 /** A document as the field types and the template's checks read it. */
@@ -75,15 +126,16 @@ export interface ReadDocument {
 
 /** What the renderer is given for a read document: its text prepared for layout, its title and footer. */
 export function renderInput(document: ReadDocument, paper: Paper, preview: boolean): RenderInput {
+  const { template } = document;
   const values = layoutValues(document.values);
-  const title = document.template.titleOf(values);
+  const title = template.titleOf(values);
   return {
     paper,
     preview,
     title,
-    footer: `${title} · ${values.seller_name}`,
+    footer: `${title} · ${template.issuerOf(values)}`,
     layout: (canvas) =>
-      document.template.layout({ document: canvas, values, totals: document.totals, currency: document.currency, digits: document.digits }),
+      template.layout({ document: canvas, values, totals: document.totals, currency: document.currency, digits: document.digits }),
   };
 }
 
@@ -122,23 +174,23 @@ export function publishedJsonSchema(schema: v.GenericSchema): Record<string, unk
   return toJsonSchema(schema, JSON_SCHEMA_CONFIG) as Record<string, unknown>;
 }
 
-export function fieldsJsonSchema(template: TemplateDefinition): Record<string, unknown> {
+function fieldsJsonSchema(template: TemplateDefinition): Record<string, unknown> {
   return publishedJsonSchema(fieldsSchema(template));
 }
 
-export function requiredFields(template: TemplateDefinition): string[] {
+function requiredFields(template: TemplateDefinition): string[] {
   return Object.entries(template.fields)
     .filter(([, spec]) => spec.required)
     .map(([name]) => name);
 }
 
-export function optionalFields(template: TemplateDefinition): string[] {
+function optionalFields(template: TemplateDefinition): string[] {
   return Object.entries(template.fields)
     .filter(([, spec]) => !spec.required)
     .map(([name]) => name);
 }
 
-export function deprecatedFields(template: TemplateDefinition): { name: string; use_instead: string }[] {
+function deprecatedFields(template: TemplateDefinition): { name: string; use_instead: string }[] {
   return Object.entries(template.fields).flatMap(([name, spec]) => (spec.deprecatedFor ? [{ name, use_instead: spec.deprecatedFor }] : []));
 }
 

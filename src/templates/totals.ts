@@ -1,6 +1,6 @@
 import { TOTALS_MEMBERS } from '../contract/totals.ts';
 import { Decimal, formatPlain, roundMinor } from '../money/decimal.ts';
-import type { LineItem, Problem } from './field-types.ts';
+import type { LineItem } from './field-types.ts';
 
 /** The money figures a document prints (spec 2.7); a member the template does not state is absent. */
 export interface Totals {
@@ -11,21 +11,6 @@ export interface Totals {
   total?: Decimal;
   amount_paid?: Decimal;
   balance_due?: Decimal;
-}
-
-/** What a template's cross-field check gets: the valid normalised values, and every name sent non-blank. */
-export interface CheckInput {
-  values: Readonly<Record<string, unknown>>;
-  sent: ReadonlySet<string>;
-  currency: string | undefined;
-  /** Minor digits of the currency; undefined when the currency was refused. */
-  digits: number | undefined;
-}
-
-export interface CheckResult {
-  problems: Problem[];
-  /** Undefined when a figure could not be computed because an input was refused. */
-  totals: Totals | undefined;
 }
 
 /** Line amount: quantity × unit price, rounded half away from zero to the minor unit (spec 2.3). */

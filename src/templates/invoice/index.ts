@@ -1,9 +1,10 @@
-import type { TemplateDefinition } from '../template.ts';
+import { sellerName } from '../common-fields.ts';
+import { defineTemplate } from '../template.ts';
+import { checkInvoice } from './checks.ts';
 import { INVOICE_FIELDS } from './fields.ts';
-import { invoiceTitle, layoutInvoice } from './layout.ts';
-import { checkInvoice } from './totals.ts';
+import { layoutInvoice } from './layout.ts';
 
-export const invoice = {
+export const invoice = defineTemplate({
   slug: 'invoice',
   name: 'Invoice',
   description:
@@ -71,6 +72,7 @@ export const invoice = {
     },
   },
   check: checkInvoice,
-  titleOf: invoiceTitle,
+  titleOf: (values) => `Invoice ${values.invoice_number}`,
+  issuerOf: sellerName,
   layout: layoutInvoice,
-} as const satisfies TemplateDefinition;
+});

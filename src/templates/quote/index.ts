@@ -1,9 +1,10 @@
-import type { TemplateDefinition } from '../template.ts';
+import { sellerName } from '../common-fields.ts';
+import { defineTemplate } from '../template.ts';
+import { checkQuote } from './checks.ts';
 import { QUOTE_FIELDS } from './fields.ts';
-import { layoutQuote, quoteTitle } from './layout.ts';
-import { checkQuote } from './totals.ts';
+import { layoutQuote } from './layout.ts';
 
-export const quote = {
+export const quote = defineTemplate({
   slug: 'quote',
   name: 'Quote / Estimate',
   description:
@@ -47,6 +48,7 @@ export const quote = {
     },
   },
   check: checkQuote,
-  titleOf: quoteTitle,
+  titleOf: (values) => `${values.document_title} ${values.quote_number}`,
+  issuerOf: sellerName,
   layout: layoutQuote,
-} as const satisfies TemplateDefinition;
+});

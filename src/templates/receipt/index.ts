@@ -1,9 +1,10 @@
-import type { TemplateDefinition } from '../template.ts';
+import { sellerName } from '../common-fields.ts';
+import { defineTemplate } from '../template.ts';
+import { checkReceipt } from './checks.ts';
 import { RECEIPT_FIELDS } from './fields.ts';
-import { layoutReceipt, receiptTitle } from './layout.ts';
-import { checkReceipt } from './totals.ts';
+import { layoutReceipt } from './layout.ts';
 
-export const receipt = {
+export const receipt = defineTemplate({
   slug: 'receipt',
   name: 'Payment Receipt',
   description: 'Seller-issued receipt after a client has paid, with a PAID stamp under the amount received.',
@@ -36,6 +37,7 @@ export const receipt = {
     },
   },
   check: checkReceipt,
-  titleOf: receiptTitle,
+  titleOf: (values) => `Payment receipt ${values.receipt_number}`,
+  issuerOf: sellerName,
   layout: layoutReceipt,
-} as const satisfies TemplateDefinition;
+});

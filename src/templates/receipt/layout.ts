@@ -1,24 +1,19 @@
 import { moneyWithCurrency } from '../layout-kit.ts';
-import type { FieldValues, LayoutInput } from '../template.ts';
+import type { LayoutInput } from '../template.ts';
 import type { RECEIPT_FIELDS } from './fields.ts';
 
-export function receiptTitle(values: Readonly<Record<string, unknown>>): string {
-  return `Payment receipt ${values.receipt_number}`;
-}
-
-export function layoutReceipt({ document, values, totals, currency, digits }: LayoutInput): void {
-  const v = values as FieldValues<typeof RECEIPT_FIELDS>;
-  document.head('PAYMENT RECEIPT', v, [
-    ['Receipt no.', v.receipt_number],
-    ['Payment date', v.payment_date],
-    ['Invoice no.', v.related_document ?? v.invoice_reference],
+export function layoutReceipt({ document, values, totals, currency, digits }: LayoutInput<typeof RECEIPT_FIELDS>): void {
+  document.head('PAYMENT RECEIPT', values, [
+    ['Receipt no.', values.receipt_number],
+    ['Payment date', values.payment_date],
+    ['Invoice no.', values.related_document ?? values.invoice_reference],
   ]);
-  document.party('Received from', v.client_name, v.client_details);
-  document.section('Description', v.description);
+  document.party('Received from', values.client_name, values.client_details);
+  document.section('Description', values.description);
   document.amountReceived('Amount received', moneyWithCurrency(totals.amount_paid!, currency, digits));
   document.facts([
-    ['Payment method', v.payment_method],
-    ['Payment reference', v.payment_reference],
+    ['Payment method', values.payment_method],
+    ['Payment reference', values.payment_reference],
   ]);
-  if (v.notes) document.section('Notes', v.notes);
+  if (values.notes) document.section('Notes', values.notes);
 }

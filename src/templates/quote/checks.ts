@@ -1,9 +1,9 @@
-import type { Decimal } from '../../money/decimal.ts';
-import type { LineItem } from '../field-types.ts';
-import { type CheckInput, type CheckResult, sumOfLines } from '../totals.ts';
+import type { CheckInput, CheckResult } from '../template.ts';
+import { sumOfLines } from '../totals.ts';
+import type { QUOTE_FIELDS } from './fields.ts';
 
 /** Quote: exactly one of items and amount; no tax arithmetic; the total may be below zero with credit lines. */
-export function checkQuote({ values, sent, currency, digits }: CheckInput): CheckResult {
+export function checkQuote({ values, sent, currency, digits }: CheckInput<typeof QUOTE_FIELDS>): CheckResult {
   if (sent.has('items') === sent.has('amount')) {
     return {
       problems: [{ code: 'items_or_amount', path: sent.has('items') ? ['amount'] : [], message: 'Send exactly one of items and amount.' }],
@@ -11,11 +11,9 @@ export function checkQuote({ values, sent, currency, digits }: CheckInput): Chec
     };
   }
   if (currency === undefined || digits === undefined) return { problems: [], totals: undefined };
-  const items = values.items as LineItem[] | undefined;
-  const amount = values.amount as Decimal | undefined;
-  if (items) {
-    const subtotal = sumOfLines(items, digits);
+  if (values.items) {
+    const subtotal = sumOfLines(values.items, digits);
     return { problems: [], totals: { currency, subtotal, total: subtotal } };
   }
-  return { problems: [], totals: amount ? { currency, total: amount } : undefined };
+  return { problems: [], totals: values.amount ? { currency, total: values.amount } : undefined };
 }

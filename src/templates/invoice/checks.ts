@@ -1,17 +1,19 @@
 import { Decimal } from '../../money/decimal.ts';
-import type { Discount, LineItem, Problem } from '../field-types.ts';
-import { type CheckInput, type CheckResult, percentOf, sumOfLines } from '../totals.ts';
+import type { Problem } from '../field-types.ts';
+import type { CheckInput, CheckResult } from '../template.ts';
+import { percentOf, sumOfLines } from '../totals.ts';
+import type { INVOICE_FIELDS } from './fields.ts';
 
 const SUBTOTAL_CEILING = new Decimal('1e15');
 
 /** Invoice cross-field rules 3–7 of spec 2.5 and its totals. */
-export function checkInvoice({ values, sent, currency, digits }: CheckInput): CheckResult {
+export function checkInvoice({ values, sent, currency, digits }: CheckInput<typeof INVOICE_FIELDS>): CheckResult {
   const problems: Problem[] = [];
   if (sent.has('tax_label') && !sent.has('tax_rate')) {
     problems.push({ code: 'requires_field', path: ['tax_label'], message: 'tax_label needs tax_rate.' });
   }
-  const items = values.items as LineItem[] | undefined;
-  const refused = (name: string) => sent.has(name) && values[name] === undefined;
+  const { items } = values;
+  const refused = (name: keyof typeof INVOICE_FIELDS) => sent.has(name) && values[name] === undefined;
   if (!items || currency === undefined || digits === undefined) return { problems, totals: undefined };
 
   const subtotal = sumOfLines(items, digits);
@@ -28,20 +30,18 @@ export function checkInvoice({ values, sent, currency, digits }: CheckInput): Ch
     return { problems, totals: undefined };
   }
 
-  const discountInput = values.discount as Discount | undefined;
-  const discount = discountInput
-    ? discountInput.kind === 'amount'
-      ? discountInput.amount
-      : percentOf(subtotal, discountInput.rate, digits)
+  const discount = values.discount
+    ? values.discount.kind === 'amount'
+      ? values.discount.amount
+      : percentOf(subtotal, values.discount.rate, digits)
     : undefined;
   if (discount?.gt(subtotal)) {
     problems.push({ code: 'discount_too_large', path: ['discount'], message: 'The discount is larger than the subtotal.' });
   }
-  const taxRate = values.tax_rate as Decimal | undefined;
   const afterDiscount = subtotal.minus(discount ?? 0);
-  const tax = taxRate ? percentOf(afterDiscount, taxRate, digits) : undefined;
+  const tax = values.tax_rate ? percentOf(afterDiscount, values.tax_rate, digits) : undefined;
   const total = afterDiscount.plus(tax ?? 0);
-  const amountPaid = values.amount_paid as Decimal | undefined;
+  const amountPaid = values.amount_paid;
   if (amountPaid?.gt(total)) {
     problems.push({ code: 'amount_paid_too_large', path: ['amount_paid'], message: 'The amount paid is larger than the total.' });
   }
