@@ -19,11 +19,9 @@ export interface PageSize {
 /** A page being laid out: drawing calls append to its display list. */
 export class Canvas {
   readonly ops: DrawOp[] = [];
-  readonly size: PageSize;
   readonly fonts: FontSet;
 
-  constructor(size: PageSize, fonts: FontSet) {
-    this.size = size;
+  constructor(fonts: FontSet) {
     this.fonts = fonts;
   }
 

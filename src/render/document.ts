@@ -1,6 +1,6 @@
 import type { Paper } from '../contract/document-options.ts';
 import type { Canvas, PageSize, Rgb, TextStyle } from './canvas.ts';
-import { Flow } from './flow.ts';
+import { Flow, lineHeight } from './flow.ts';
 import type { FontSet } from './fonts.ts';
 import { wrapText } from './wrap.ts';
 
@@ -19,7 +19,7 @@ const ACCENT: Rgb = [0.1, 0.3, 0.55];
 const WARNING: Rgb = [0.75, 0.12, 0.12];
 const PAID: Rgb = [0.13, 0.5, 0.27];
 
-export const STYLES = {
+const STYLES = {
   heading: { weight: 'bold', size: 22, color: ACCENT },
   name: { weight: 'bold', size: 12, color: INK },
   party: { weight: 'bold', size: 10.5, color: INK },
@@ -36,7 +36,6 @@ export const STYLES = {
   warning: { weight: 'bold', size: 7.5, color: WARNING },
 } as const satisfies Record<string, TextStyle>;
 
-const LINE = 1.45;
 const SECTION_GAP = 18;
 /**
  * The grid of the right half: the document facts at the top and the totals block share one block width and
@@ -69,10 +68,6 @@ export interface TotalsRow {
   value: string;
   /** `strong` has a rule above; `emphasis` sits in a shaded band. */
   weight?: 'strong' | 'emphasis';
-}
-
-function lineHeight(style: TextStyle): number {
-  return style.size * LINE;
 }
 
 /**
@@ -144,10 +139,10 @@ export class BusinessDocument {
     }
     const factsBottom = y;
 
-    flow.paragraph(seller.seller_name, STYLES.name, { width: sellerWidth });
+    flow.paragraph(seller.seller_name, STYLES.name, sellerWidth);
     flow.gap(2);
-    if (seller.seller_details) flow.paragraph(seller.seller_details, STYLES.muted, { width: sellerWidth });
-    if (seller.tax_id) flow.paragraph(`Tax / VAT No. ${seller.tax_id}`, STYLES.muted, { width: sellerWidth });
+    if (seller.seller_details) flow.paragraph(seller.seller_details, STYLES.muted, sellerWidth);
+    if (seller.tax_id) flow.paragraph(`Tax / VAT No. ${seller.tax_id}`, STYLES.muted, sellerWidth);
     if (flow.page === startPage) flow.y = Math.max(flow.y, factsBottom);
     flow.gap(SECTION_GAP + 6);
   }
@@ -156,8 +151,8 @@ export class BusinessDocument {
   party(label: string, name: string, details?: string): void {
     const width = Math.min(this.flow.width, 300);
     this.label(label);
-    this.flow.paragraph(name, STYLES.party, { width });
-    if (details) this.flow.paragraph(details, STYLES.muted, { width });
+    this.flow.paragraph(name, STYLES.party, width);
+    if (details) this.flow.paragraph(details, STYLES.muted, width);
     this.flow.gap(SECTION_GAP);
   }
 

@@ -2,7 +2,7 @@ import { EngineBusy, RenderTimedOut } from './errors.ts';
 import type { FontSet } from './fonts.ts';
 import { type RenderInput, renderPdf } from './index.ts';
 
-export interface EngineLimits {
+interface EngineLimits {
   /** Renders one process runs at once; more are refused with EngineBusy. */
   renderConcurrency: number;
   /** A render that takes longer is discarded with RenderTimedOut. */

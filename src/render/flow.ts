@@ -2,7 +2,12 @@ import { Canvas, type PageSize, type TextStyle } from './canvas.ts';
 import type { FontSet } from './fonts.ts';
 import { wrapText } from './wrap.ts';
 
-export interface Margins {
+/** Lines of text are set 1.45 times their size apart. */
+export function lineHeight(style: TextStyle): number {
+  return style.size * 1.45;
+}
+
+interface Margins {
   top: number;
   right: number;
   bottom: number;
@@ -49,7 +54,7 @@ export class Flow {
   }
 
   private addPage(): void {
-    this.page = new Canvas(this.size, this.fonts);
+    this.page = new Canvas(this.fonts);
     this.pages.push(this.page);
   }
 
@@ -75,15 +80,13 @@ export class Flow {
     }
   }
 
-  /** Wrapped text, line by line, breaking pages between lines. */
-  paragraph(text: string, style: TextStyle, options: { x?: number; width?: number; lineHeight?: number } = {}): void {
-    const x = options.x ?? this.left;
-    const width = options.width ?? this.width;
-    const lineHeight = options.lineHeight ?? style.size * 1.45;
+  /** Wrapped text from the left margin, line by line, breaking pages between lines. */
+  paragraph(text: string, style: TextStyle, width: number = this.width): void {
+    const height = lineHeight(style);
     for (const line of wrapText(text, this.fonts[style.weight], style.size, width)) {
-      this.ensure(lineHeight);
-      this.page.text(x, this.y + style.size, line, style);
-      this.y += lineHeight;
+      this.ensure(height);
+      this.page.text(this.left, this.y + style.size, line, style);
+      this.y += height;
     }
   }
 

@@ -1,16 +1,16 @@
 import type { TrueTypeFile } from './truetype.ts';
 
 /**
- * The glyph positioning the bundled fonts keep (fonts/README.md), read once per process straight from the
- * font's GPOS and GDEF tables into flat arrays: pair kerning (`kern`, lookup type 2) and mark attachment to a
- * base (`mark`, type 4) and to another mark (`mkmk`, type 6). Reading the bytes takes milliseconds, where
- * fontkit's parse of the same tables takes about a second, and lookups per glyph allocate nothing.
+ * The glyph positioning the bundled fonts keep (fonts/README.md): pair kerning (`kern`, lookup type 2) and mark
+ * attachment to a base (`mark`, type 4) and to another mark (`mkmk`, type 6). It is read once per process straight
+ * from the font's GPOS and GDEF tables into flat arrays, rather than through fontkit's parse of the same tables,
+ * which would weigh on every process start, and so that lookups per glyph allocate nothing.
  *
  * Not applied: the chained contextual lookups of `kern` (type 8), which in Noto Sans only nudge a few marks
  * after particular letters, and mark filtering sets. A lookup of another kind, or a value format other than
  * an x advance for kerning, stops the fonts from loading rather than being ignored silently.
  */
-export interface GlyphPositioning {
+interface GlyphPositioning {
   /** Kerning between two glyphs, in font units (added to the first glyph's advance). */
   kern(left: number, right: number): number;
   /** Whether GDEF classes the glyph as a combining mark (zero advance, attached to what precedes it). */
@@ -21,7 +21,7 @@ export interface GlyphPositioning {
   markToMark(mark: number, under: number): Vector | undefined;
 }
 
-export interface Vector {
+interface Vector {
   x: number;
   y: number;
 }

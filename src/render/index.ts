@@ -3,7 +3,7 @@ import { BusinessDocument, PAPER_SIZES } from './document.ts';
 import type { FontSet } from './fonts.ts';
 import { writePdf } from './pdf-writer.ts';
 
-export const PREVIEW_TITLE = 'Preview – not a valid document';
+const PREVIEW_TITLE = 'Preview – not a valid document';
 
 /** What the renderer draws: a laid-out document on a paper size, marked when it is a preview. */
 export interface RenderInput {

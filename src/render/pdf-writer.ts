@@ -6,7 +6,7 @@ import type { FontFace, FontSet, FontWeight } from './fonts.ts';
 import type { ShapedGlyph } from './shaping.ts';
 import { closeGlyphSet, subsetTrueType } from './truetype.ts';
 
-export interface PdfInput {
+interface PdfInput {
   size: PageSize;
   pages: readonly (readonly DrawOp[])[];
   title: string;

@@ -20,7 +20,7 @@ export interface ShapedGlyph {
  * and drawing both go through it, so what is measured is what is drawn. Default-ignorable characters produce
  * no glyph. A later shaper (HarfBuzz, for more scripts) replaces this implementation behind the same interface.
  */
-export interface Shaper {
+interface Shaper {
   /** Width of a text, in thousandths of the font size. */
   width(text: string): number;
   shape(text: string): ShapedGlyph[];

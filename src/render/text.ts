@@ -6,7 +6,7 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
  * with U+0338 (≠, ≮, ≯). They stay decomposed, so that NFC never refuses text the fonts can draw
  * (test/render/typography.test.ts checks this list against the fonts).
  */
-export const KEPT_DECOMPOSED = /[\u2260\u226e\u226f]/g;
+const KEPT_DECOMPOSED = /[\u2260\u226e\u226f]/g;
 
 /**
  * Text as the layout takes it from a request. NFC first, so that text pasted in decomposed form (as macOS

@@ -17,7 +17,7 @@ export interface Problem {
   message?: string;
 }
 export type Read<T> = { ok: true; value: T } | { ok: false; problems: Problem[] };
-export interface ReadContext {
+interface ReadContext {
   /** Minor digits of the request's currency, when it is a valid one. */
   minorDigits?: number;
 }
@@ -34,16 +34,16 @@ const problem = (code: ValidationDetailCode, path: Path = [], message?: string):
 });
 
 /** JSON numbers are `JsonNumber` objects after parsing; the JSON Schema override maps these to number/integer. */
-export const jsonNumberSchema = v.instance(JsonNumber, 'wrong_type');
-export const jsonIntegerSchema = v.pipe(
+const jsonNumberSchema = v.instance(JsonNumber, 'wrong_type');
+const jsonIntegerSchema = v.pipe(
   v.instance(JsonNumber, 'wrong_type'),
   v.check((n) => n.isInteger, 'wrong_type'),
   v.metadata({ type: 'integer' }),
 );
 
-function shape<T>(schema: v.GenericSchema, value: JsonValue): Read<T> {
+function shape<Schema extends v.GenericSchema>(schema: Schema, value: JsonValue): Read<v.InferOutput<Schema>> {
   const result = v.safeParse(schema, value);
-  return result.success ? ok(result.output as T) : problem(result.issues[0].message as ValidationDetailCode);
+  return result.success ? ok(result.output) : problem(result.issues[0].message as ValidationDetailCode);
 }
 
 const FORBIDDEN =
@@ -51,7 +51,7 @@ const FORBIDDEN =
   /[\u202A-\u202E\u2066-\u2069\uFEFF\u200B]|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
 
-export function codePointLength(text: string): number {
+function codePointLength(text: string): number {
   let length = 0;
   for (const _ of text) length++;
   return length;
@@ -84,7 +84,7 @@ export function text(maxChars: number = LIMITS.textChars): FieldType<string> {
     name: 'text',
     schema,
     read(value) {
-      const typed = shape<string | JsonNumber>(schema, value);
+      const typed = shape(schema, value);
       if (!typed.ok) return typed;
       const raw = typed.value instanceof JsonNumber ? typed.value.text : typed.value;
       const checked = checkCharacters(raw, false);
@@ -101,7 +101,7 @@ export function multiline(maxChars: number = LIMITS.multilineChars): FieldType<s
     name: 'multiline',
     schema,
     read(value) {
-      const typed = shape<string>(schema, value);
+      const typed = shape(schema, value);
       if (!typed.ok) return typed;
       const checked = checkCharacters(typed.value, true);
       if (!checked.ok) return checked;
@@ -111,7 +111,7 @@ export function multiline(maxChars: number = LIMITS.multilineChars): FieldType<s
   };
 }
 
-export function isCalendarDate(value: string): boolean {
+function isCalendarDate(value: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!match) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
@@ -127,7 +127,7 @@ export const date: FieldType<string> = (() => {
     name: 'date',
     schema,
     read(value) {
-      const typed = shape<string>(schema, value);
+      const typed = shape(schema, value);
       if (!typed.ok) return typed;
       return isCalendarDate(typed.value) ? typed : problem('invalid_date', [], 'A real calendar date YYYY-MM-DD.');
     },
@@ -140,20 +140,21 @@ export function oneOf<const T extends string>(values: readonly T[]): FieldType<T
     name: 'enum',
     schema,
     read(value) {
-      const typed = shape<string>(schema, value);
+      const typed = shape(schema, value);
       if (!typed.ok) return typed;
-      return (values as readonly string[]).includes(typed.value)
-        ? ok(typed.value as T)
-        : problem('not_one_of', [], `One of: ${values.join(', ')}.`);
+      const chosen = values.find((choice) => choice === typed.value);
+      return chosen === undefined ? problem('not_one_of', [], `One of: ${values.join(', ')}.`) : ok(chosen);
     },
   };
 }
 
+const BOOLEAN_SCHEMA = v.boolean('wrong_type');
+
 export const boolean: FieldType<boolean> = {
   name: 'boolean',
-  schema: v.boolean('wrong_type'),
+  schema: BOOLEAN_SCHEMA,
   read(value) {
-    return shape<boolean>(this.schema, value);
+    return shape(BOOLEAN_SCHEMA, value);
   },
 };
 
@@ -163,7 +164,7 @@ export const currency: FieldType<string> = (() => {
     name: 'currency',
     schema,
     read(value) {
-      const typed = shape<string>(schema, value);
+      const typed = shape(schema, value);
       if (!typed.ok) return typed;
       return minorDigits(typed.value) === undefined
         ? problem('unsupported_currency', [], 'A three-letter ISO 4217 code such as EUR; no symbols.')
@@ -173,7 +174,7 @@ export const currency: FieldType<string> = (() => {
 })();
 
 /** A parsed number with how many fraction digits it was written with (the money rules count them). */
-export interface DecimalValue {
+interface DecimalValue {
   value: Decimal;
   fractionDigits: number;
 }
@@ -181,7 +182,7 @@ export interface DecimalValue {
 const DECIMAL_TEXT = /^(-)?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?$/;
 
 /** Reads the decimal forms of spec 2.3 written as text: `1,250.00`, `7.5`, `-100`. */
-export function readDecimalText(text: string): Read<DecimalValue> {
+function readDecimalText(text: string): Read<DecimalValue> {
   const match = DECIMAL_TEXT.exec(text);
   if (!match) return problem('not_a_number', [], 'A number such as 1250, 1,250.00 or 7.5.');
   const integerDigits = match[2]!.replace(/,/g, '').replace(/^0+(?=\d)/, '');
@@ -199,7 +200,7 @@ export const decimal: FieldType<DecimalValue> = (() => {
     name: 'decimal',
     schema,
     read(value) {
-      const typed = shape<string | JsonNumber>(schema, value);
+      const typed = shape(schema, value);
       if (!typed.ok) return typed;
       if (!(typed.value instanceof JsonNumber)) return readDecimalText(typed.value);
       const shortest = typed.value.shortest;
@@ -234,25 +235,29 @@ function readPercentText(text: string): Read<Decimal> {
   return ok(rate);
 }
 
+const PERCENT_SCHEMA = v.pipe(v.string('wrong_type'), v.metadata({ pattern: '^\\d{1,3}(\\.\\d{1,4})?%?$' }));
+
 export const percent: FieldType<Decimal> = {
   name: 'percent',
-  schema: v.pipe(v.string('wrong_type'), v.metadata({ pattern: '^\\d{1,3}(\\.\\d{1,4})?%?$' })),
+  schema: PERCENT_SCHEMA,
   read(value) {
-    const typed = shape<string>(this.schema, value);
+    const typed = shape(PERCENT_SCHEMA, value);
     return typed.ok ? readPercentText(typed.value) : typed;
   },
 };
 
 export type Discount = { kind: 'percent'; rate: Decimal } | { kind: 'amount'; amount: Decimal };
 
+const DISCOUNT_SCHEMA = v.pipe(
+  v.string('wrong_type'),
+  v.metadata({ description: 'A money amount such as "50.00", or a percentage of the subtotal such as "10%".' }),
+);
+
 export const discount: FieldType<Discount> = {
   name: 'discount',
-  schema: v.pipe(
-    v.string('wrong_type'),
-    v.metadata({ description: 'A money amount such as "50.00", or a percentage of the subtotal such as "10%".' }),
-  ),
+  schema: DISCOUNT_SCHEMA,
   read(value, context) {
-    const typed = shape<string>(this.schema, value);
+    const typed = shape(DISCOUNT_SCHEMA, value);
     if (!typed.ok) return typed;
     if (typed.value.endsWith('%')) {
       const rate = readPercentText(typed.value);
@@ -275,12 +280,17 @@ function trimSpaces(text: string): string {
 const URL_ALLOWED = /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/;
 const PLAIN_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*(?::\d{1,5})?$/;
 
+const URL_SCHEMA = v.pipe(
+  v.string('wrong_type'),
+  v.metadata({ description: 'An https:// link; the server applies the url rules of spec 2.3.' }),
+);
+
 /** The url type: returns the text to print and link, the trimmed value with its scheme lower-cased. */
 export const url: FieldType<string> = {
   name: 'url',
-  schema: v.pipe(v.string('wrong_type'), v.metadata({ description: 'An https:// link; the server applies the url rules of spec 2.3.' })),
+  schema: URL_SCHEMA,
   read(value) {
-    const typed = shape<string>(this.schema, value);
+    const typed = shape(URL_SCHEMA, value);
     if (!typed.ok) return typed;
     const trimmed = trimSpaces(typed.value);
     const invalid = (why: string) => problem('invalid_url', [], why);
@@ -302,7 +312,7 @@ export interface LineItem {
 }
 
 /** The members of a line item object (spec 2.4), used by the validator and for the JSON Schema alike. */
-export const LINE_ITEM_MEMBERS = {
+const LINE_ITEM_MEMBERS = {
   description: text(LIMITS.lineItemDescriptionChars),
   quantity: decimal,
   unit_price: decimal,
@@ -311,13 +321,18 @@ export const LINE_ITEM_MEMBERS = {
 function collect<T>(reads: Read<T>[], path: Path): Read<T[]> {
   const problems = reads.flatMap((read) => (read.ok ? [] : read.problems));
   if (problems.length) return { ok: false, problems: problems.map((p) => ({ ...p, path: [...path, ...p.path] })) };
-  return ok(reads.map((read) => (read as { value: T }).value));
+  return ok(reads.flatMap((read) => (read.ok ? [read.value] : [])));
 }
 
-function readItemMember(name: keyof typeof LINE_ITEM_MEMBERS, value: JsonValue | undefined, context: ReadContext) {
+function readItemMember<T>(
+  name: keyof typeof LINE_ITEM_MEMBERS,
+  type: FieldType<T>,
+  value: JsonValue | undefined,
+  context: ReadContext,
+): Read<T> {
   if (isBlank(value)) return problem('required', [name]);
-  const read = LINE_ITEM_MEMBERS[name].read(value!, context);
-  return read.ok ? read : { ok: false as const, problems: read.problems.map((p) => ({ ...p, path: [name, ...p.path] })) };
+  const read = type.read(value!, context);
+  return read.ok ? read : { ok: false, problems: read.problems.map((p) => ({ ...p, path: [name, ...p.path] })) };
 }
 
 /** The three members of a line item, whichever form it was sent in; problems carry the member's path. */
@@ -326,16 +341,12 @@ function readItemMembers(
   context: ReadContext,
   problems: Problem[],
 ): Read<LineItem> {
-  const description = readItemMember('description', members.description, context);
-  const quantity = readItemMember('quantity', members.quantity, context);
-  const unitPrice = readItemMember('unit_price', members.unit_price, context);
+  const description = readItemMember('description', LINE_ITEM_MEMBERS.description, members.description, context);
+  const quantity = readItemMember('quantity', LINE_ITEM_MEMBERS.quantity, members.quantity, context);
+  const unitPrice = readItemMember('unit_price', LINE_ITEM_MEMBERS.unit_price, members.unit_price, context);
   for (const read of [description, quantity, unitPrice]) if (!read.ok) problems.push(...read.problems);
   if (problems.length || !description.ok || !quantity.ok || !unitPrice.ok) return { ok: false, problems };
-  return ok({
-    description: description.value as string,
-    quantity: quantity.value as DecimalValue,
-    unitPrice: unitPrice.value as DecimalValue,
-  });
+  return ok({ description: description.value, quantity: quantity.value, unitPrice: unitPrice.value });
 }
 
 function readItemObject(item: JsonValue, context: ReadContext): Read<LineItem> {

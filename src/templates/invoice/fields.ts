@@ -1,7 +1,7 @@
 import { currencyField, notesField, optional, optionalDate, PARTY_FIELDS, required, requiredDate } from '../common-fields.ts';
 import { discount, lineItems, money, multiline, oneOf, percent, text, url } from '../field-types.ts';
 
-export const TAX_LABELS = ['VAT', 'GST', 'Sales tax', 'Tax'] as const;
+const TAX_LABELS = ['VAT', 'GST', 'Sales tax', 'Tax'] as const;
 
 export const INVOICE_FIELDS = {
   seller_name: PARTY_FIELDS.seller_name,

@@ -1,7 +1,7 @@
 import { currencyField, notesField, optional, optionalDate, PARTY_FIELDS, required, requiredDate } from '../common-fields.ts';
 import { boolean, lineItems, money, multiline, oneOf, text } from '../field-types.ts';
 
-export const QUOTE_TITLES = ['Quote', 'Estimate'] as const;
+const QUOTE_TITLES = ['Quote', 'Estimate'] as const;
 
 export const QUOTE_FIELDS = {
   document_title: required(oneOf(QUOTE_TITLES), 'Chooses the heading.'),
