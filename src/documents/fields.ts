@@ -1,7 +1,7 @@
 import { LIMITS } from '../contract/limits.ts';
 import type { JsonObject } from '../json/parse.ts';
 import { minorDigits } from '../templates/currencies.ts';
-import { isBlank, type Problem } from '../templates/field-types.ts';
+import { isBlank, type Problem, readUnder } from '../templates/field-types.ts';
 import type { TemplateDefinition } from '../templates/template.ts';
 import type { Totals } from '../templates/totals.ts';
 
@@ -40,9 +40,9 @@ export function validateFields(template: TemplateDefinition, fields: JsonObject)
       continue;
     }
     sent.add(name);
-    const read = spec.type.read(value!, digits === undefined ? {} : { minorDigits: digits });
+    const read = readUnder(name, spec.type.read(value!, digits === undefined ? {} : { minorDigits: digits }));
     if (read.ok) values[name] = read.value;
-    else problems.push(...read.problems.map((problem) => ({ ...problem, path: [name, ...problem.path] })));
+    else problems.push(...read.problems);
   }
 
   const checked = template.check({ values, sent, currency, digits });

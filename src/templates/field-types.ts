@@ -318,9 +318,15 @@ const LINE_ITEM_MEMBERS = {
   unit_price: decimal,
 } as const;
 
-function collect<T>(reads: Read<T>[], path: Path): Read<T[]> {
+/** The read of a value found under `key` of an object or array: its problems' paths start with `key`. */
+export function readUnder<T>(key: string | number, read: Read<T>): Read<T> {
+  return read.ok ? read : { ok: false, problems: read.problems.map((p) => ({ ...p, path: [key, ...p.path] })) };
+}
+
+/** The values of every read, or the problems of all of them. */
+function collect<T>(reads: Read<T>[]): Read<T[]> {
   const problems = reads.flatMap((read) => (read.ok ? [] : read.problems));
-  if (problems.length) return { ok: false, problems: problems.map((p) => ({ ...p, path: [...path, ...p.path] })) };
+  if (problems.length) return { ok: false, problems };
   return ok(reads.flatMap((read) => (read.ok ? [read.value] : [])));
 }
 
@@ -331,8 +337,7 @@ function readItemMember<T>(
   context: ReadContext,
 ): Read<T> {
   if (isBlank(value)) return problem('required', [name]);
-  const read = type.read(value!, context);
-  return read.ok ? read : { ok: false, problems: read.problems.map((p) => ({ ...p, path: [name, ...p.path] })) };
+  return readUnder(name, type.read(value!, context));
 }
 
 /** The three members of a line item, whichever form it was sent in; problems carry the member's path. */
@@ -395,13 +400,7 @@ export const lineItems: FieldType<LineItem[]> = {
     if (Array.isArray(value)) {
       const counted = checkItemCount(value);
       if (!counted.ok) return counted;
-      return collect(
-        value.map((item, index) => {
-          const read = readItemObject(item, context);
-          return read.ok ? read : { ok: false, problems: read.problems.map((p) => ({ ...p, path: [index, ...p.path] })) };
-        }),
-        [],
-      );
+      return collect(value.map((item, index) => readUnder(index, readItemObject(item, context))));
     }
     if (typeof value !== 'string') return problem('wrong_type', [], 'An array of line items or a text with one item per line.');
     if (codePointLength(value) > LIMITS.lineItemsTextChars) {
@@ -410,12 +409,6 @@ export const lineItems: FieldType<LineItem[]> = {
     const lines = value.split(/\r?\n/).filter((line) => line.trim() !== '');
     const counted = checkItemCount(lines);
     if (!counted.ok) return counted;
-    return collect(
-      lines.map((line, index) => {
-        const read = readItemLine(line, context);
-        return read.ok ? read : { ok: false, problems: read.problems.map((p) => ({ ...p, path: [index, ...p.path] })) };
-      }),
-      [],
-    );
+    return collect(lines.map((line, index) => readUnder(index, readItemLine(line, context))));
   },
 };

@@ -1,6 +1,7 @@
 import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { LOCALES, PAPERS, type Paper } from '../contract/document-options.ts';
+import { LIMITS } from '../contract/limits.ts';
 import { JsonNumber } from '../json/parse.ts';
 import type { BusinessDocument } from '../render/document.ts';
 import type { RenderInput } from '../render/index.ts';
@@ -146,9 +147,8 @@ export function majorVersion(template: TemplateDefinition): string {
 const JSON_SCHEMA_CONFIG: ConversionConfig = {
   target: 'draft-2020-12',
   ignoreActions: ['check'],
-  overrideSchema(context) {
-    const schema = context.valibotSchema as { type: string; class?: unknown };
-    return schema.type === 'instance' && schema.class === JsonNumber ? { type: 'number' } : undefined;
+  overrideSchema({ valibotSchema: schema }) {
+    return schema.type === 'instance' && 'class' in schema && schema.class === JsonNumber ? { type: 'number' } : undefined;
   },
 };
 
@@ -166,7 +166,7 @@ export function fieldsSchema(template: TemplateDefinition): v.GenericSchema {
       return [name, spec.required ? described : v.optional(v.nullable(described))];
     }),
   );
-  return v.pipe(v.strictObject(entries), v.metadata({ maxProperties: 64 }));
+  return v.pipe(v.strictObject(entries), v.metadata({ maxProperties: LIMITS.fieldNames }));
 }
 
 /** JSON Schema 2020-12 of a valibot schema built from the field types (JSON numbers mapped to number). */
@@ -174,19 +174,9 @@ export function publishedJsonSchema(schema: v.GenericSchema): Record<string, unk
   return toJsonSchema(schema, JSON_SCHEMA_CONFIG) as Record<string, unknown>;
 }
 
-function fieldsJsonSchema(template: TemplateDefinition): Record<string, unknown> {
-  return publishedJsonSchema(fieldsSchema(template));
-}
-
-function requiredFields(template: TemplateDefinition): string[] {
+function fieldNames(template: TemplateDefinition, required: boolean): string[] {
   return Object.entries(template.fields)
-    .filter(([, spec]) => spec.required)
-    .map(([name]) => name);
-}
-
-function optionalFields(template: TemplateDefinition): string[] {
-  return Object.entries(template.fields)
-    .filter(([, spec]) => !spec.required)
+    .filter(([, spec]) => spec.required === required)
     .map(([name]) => name);
 }
 
@@ -216,9 +206,9 @@ function buildTemplateObject(template: TemplateDefinition) {
     output: 'pdf',
     papers: [...PAPERS],
     locales: [...LOCALES],
-    required_fields: requiredFields(template),
-    optional_fields: optionalFields(template),
-    fields_schema: fieldsJsonSchema(template),
+    required_fields: fieldNames(template, true),
+    optional_fields: fieldNames(template, false),
+    fields_schema: publishedJsonSchema(fieldsSchema(template)),
     rules: template.rules.map((rule) => ({ code: rule.code, description: rule.description })),
     example: template.example,
     notes: { is: [...template.notes.is], is_not: [...template.notes.is_not] },
