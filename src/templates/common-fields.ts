@@ -18,5 +18,5 @@ export const optionalDate = (description: string) => optional(date, description)
 export const currencyField = required(currency, 'ISO 4217 code, three capital letters; decides decimals and printing.');
 export const notesField = optional(multiline(), 'Free text printed at the end.');
 
-/** The issuer every template names so far: the seller, from the party fields. */
+/** The issuer a template with the party fields names at the foot of its pages: the seller. */
 export const sellerName = (values: { readonly seller_name: string }): string => values.seller_name;
