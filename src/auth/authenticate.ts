@@ -10,7 +10,7 @@ import { findActiveKey, type KeyWithAccount, scopesOf, touchKey } from './store.
 export type AuthContext = KeyWithAccount;
 
 /** What a caller presents: the Authorization header as sent (null without one) and the address it came from. */
-export interface Credentials {
+interface Credentials {
   readonly authorization: string | null;
   /** The client's address, for the failed-sign-in limit of its network. */
   readonly clientAddress: string | undefined;

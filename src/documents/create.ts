@@ -22,7 +22,7 @@ import { EngineBusy, RenderTimedOut, UndrawableText } from '../render/errors.ts'
 import { type DocumentRow, findDocument } from './record.ts';
 import { type DocumentRequest, parseDocumentRequest, renderInputOf } from './request.ts';
 
-export interface CreateDocumentInput {
+interface CreateDocumentInput {
   /** The calling key and its account. */
   readonly auth: AuthContext;
   /** The request body as read, not yet checked. */
@@ -39,7 +39,7 @@ export interface CreateDocumentInput {
   readonly trace: { renderMs?: number };
 }
 
-export interface CreateDocumentDeps {
+interface CreateDocumentDeps {
   readonly db: Database;
   readonly clock: Clock;
   readonly config: AppConfig;

@@ -15,7 +15,7 @@ export interface AppDeps {
   readonly fonts: FontSet;
 }
 
-export interface RequestTrace {
+interface RequestTrace {
   route?: string;
   accountId?: string;
   keyId?: string;

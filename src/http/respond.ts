@@ -11,7 +11,7 @@ export function json(body: unknown, status = 200, headers: HeadersInit = {}): Re
   return response;
 }
 
-export function docsUrl(baseUrl: string, code: string): string {
+function docsUrl(baseUrl: string, code: string): string {
   return `${baseUrl}/docs/api/errors#${code}`;
 }
 

@@ -13,7 +13,7 @@ export interface LimiterDeps {
 }
 
 /** The request being counted: its id for the log line, and the report its RateLimit headers are made from. */
-export interface CountedRequest {
+interface CountedRequest {
   readonly requestId: string;
   /** Absent: the request is counted (and refused past the limit) but its buckets stay out of the headers. */
   readonly rateLimits?: RateLimitReport;

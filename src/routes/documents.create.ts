@@ -10,12 +10,12 @@ import { keyed } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
 import { readIdempotencyKey } from '../idempotency/key.ts';
+import { MEMORY_HOURS } from '../idempotency/lease.ts';
 import { DOCUMENT_REQUEST_BODY } from '../openapi/request-body.ts';
 import { totalsObject } from '../templates/totals.ts';
 
 /** The longest Idempotency-Key header value: a key of the longest length inside the two double quotes it may come in. */
 const IDEMPOTENCY_HEADER_CHARS = LIMITS.idempotencyKeyChars + 2;
-const MEMORY_HOURS = LIMITS.idempotencyMemorySeconds / 3600;
 
 const header = (description: string, schema: Record<string, unknown> = { type: 'string' }) => ({ description, schema });
 
