@@ -22,7 +22,7 @@ interface CountedRequest {
 /**
  * Counts this request in its buckets, all or none: throws the contract's refusal (429 or 503 with
  * Retry-After) when one is full, 503 limiter_unavailable when the limiter cannot be reached. The buckets counted,
- * or on a refusal the refusing ones, go into the request's RateLimit report.
+ * or on a refusal the refusing ones, go into the request's RateLimit report when it has one.
  */
 export async function countRequest(buckets: readonly Bucket[], deps: LimiterDeps, request: CountedRequest): Promise<void> {
   if (!deps.config.rateLimitsEnabled) return;
