@@ -7,7 +7,7 @@ import { PLANS, type PlanName, planOf } from './plans.ts';
 export type AccountRow = typeof accounts.$inferSelect;
 
 /** Credit periods are calendar months in UTC: a period ends at 00:00 UTC on the first of the next month. */
-export function periodEndAfter(now: number): number {
+function periodEndAfter(now: number): number {
   const date = new Date(now);
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
 }

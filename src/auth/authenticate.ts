@@ -1,12 +1,22 @@
 import { ApiError } from '../contract/api-error.ts';
-import { HEADERS } from '../contract/headers.ts';
 import type { Scope } from '../contract/scopes.ts';
 import { describeError } from '../db/failures.ts';
-import type { RequestContext } from '../http/context.ts';
+import { authFailureBucket } from '../limits/buckets.ts';
+import { countRequest, type LimiterDeps } from '../limits/count.ts';
+import { networkOf } from '../limits/network.ts';
 import { hashKey, isWellFormedKey } from './key-format.ts';
 import { findActiveKey, type KeyWithAccount, scopesOf, touchKey } from './store.ts';
 
 export type AuthContext = KeyWithAccount;
+
+/** What a caller presents: the Authorization header as sent (null without one) and the address it came from. */
+interface Credentials {
+  readonly authorization: string | null;
+  /** The client's address, for the failed-sign-in limit of its network. */
+  readonly clientAddress: string | undefined;
+  /** For the log lines. */
+  readonly requestId: string;
+}
 
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
 
@@ -16,8 +26,8 @@ function invalidKey(): ApiError {
 }
 
 /** Section 5: `Authorization: Bearer <key>` only; the key is never read from the URL or the body. */
-export async function authenticate(context: RequestContext): Promise<AuthContext> {
-  const header = context.request.headers.get(HEADERS.authorization);
+async function findKey(credentials: Credentials, deps: LimiterDeps): Promise<AuthContext> {
+  const header = credentials.authorization;
   // An empty header counts as none: some proxies (and workerd's) drop empty headers, and the answer must not
   // depend on the runtime.
   if (header === null || header.trim() === '') {
@@ -28,17 +38,33 @@ export async function authenticate(context: RequestContext): Promise<AuthContext
   }
   const token = BEARER.exec(header)?.[1];
   if (!token || !isWellFormedKey(token)) throw invalidKey();
-  const found = await findActiveKey(context.deps.db, hashKey(token));
+  const found = await findActiveKey(deps.db, hashKey(token));
   if (!found) throw invalidKey();
   try {
-    await touchKey(context.deps.db, found.key, context.deps.clock.now());
+    await touchKey(deps.db, found.key, deps.clock.now());
   } catch (error) {
     // last_used_at is a convenience for the operator: a write that fails (a busy database) never fails the request.
     console.error(
-      JSON.stringify({ level: 'warn', request_id: context.requestId, error: `last_used_at not written: ${describeError(error)}` }),
+      JSON.stringify({ level: 'warn', request_id: credentials.requestId, error: `last_used_at not written: ${describeError(error)}` }),
     );
   }
   return found;
+}
+
+/**
+ * The calling key and its account, or 401. A failure is counted for the client's network, and past its limit
+ * answered 429 instead of 401; a valid key never meets that limit. The failure's count stays out of the
+ * RateLimit headers.
+ */
+export async function authenticate(credentials: Credentials, deps: LimiterDeps): Promise<AuthContext> {
+  try {
+    return await findKey(credentials, deps);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'unauthorized') {
+      await countRequest([authFailureBucket(networkOf(credentials.clientAddress))], deps, { requestId: credentials.requestId });
+    }
+    throw error;
+  }
 }
 
 export function requireScope(auth: AuthContext, scope: Scope): void {

@@ -6,7 +6,7 @@ import { BASE32_ALPHABET, base32 } from '../ids.ts';
  * over everything before them. A mistyped or foreign key (such as `sk_live_…`) fails the format or the
  * checksum and is refused without a database look-up.
  */
-export const KEY_PREFIX = 'svc_live_';
+const KEY_PREFIX = 'svc_live_';
 const RANDOM_CHARS = 32;
 const CHECKSUM_CHARS = 7;
 const KEY_PATTERN = new RegExp(`^${KEY_PREFIX}[${BASE32_ALPHABET}]{${RANDOM_CHARS + CHECKSUM_CHARS}}$`);

@@ -9,11 +9,11 @@ import { displayPrefix, generateKey, hashKey } from './key-format.ts';
 
 export const MAX_ACTIVE_KEYS = 3;
 /** last_used_at is written at most once a minute per key, not on every request. */
-export const LAST_USED_RESOLUTION_MS = 60_000;
+const LAST_USED_RESOLUTION_MS = 60_000;
 
 export type KeyRow = typeof apiKeys.$inferSelect;
 
-export interface NewKey {
+interface NewKey {
   id: string;
   key: string;
   prefix: string;

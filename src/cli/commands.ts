@@ -1,15 +1,26 @@
 import { isPlanName, PLAN_NAMES } from '../accounts/plans.ts';
 import { type AccountRow, confirmEmail, createAccount, findAccount, setCredits } from '../accounts/store.ts';
-import { type CreateKeyFailure, createKey, type KeyRow, listKeys, regenerateKey, revokeKey, scopesOf } from '../auth/store.ts';
+import {
+  type CreateKeyFailure,
+  createKey,
+  type KeyRow,
+  listKeys,
+  MAX_ACTIVE_KEYS,
+  regenerateKey,
+  revokeKey,
+  scopesOf,
+} from '../auth/store.ts';
 import { isoSeconds } from '../clock.ts';
+import { LIMITS } from '../contract/limits.ts';
 import { KEY_KINDS, type KeyKind } from '../contract/scopes.ts';
 import type { Database } from '../db/database.ts';
 import { purgeExpired } from '../documents/retention.ts';
+import { MEMORY_HOURS } from '../idempotency/lease.ts';
 
 /** A refusal the operator can act on: printed on stderr, exit code 1. */
 export class CliError extends Error {}
 
-export interface CommandInput {
+interface CommandInput {
   positionals: string[];
   options: Record<string, string | boolean | undefined>;
 }
@@ -70,13 +81,13 @@ async function existingAccount(db: Database, id: string): Promise<AccountRow> {
 const KEY_FAILURES: Record<CreateKeyFailure, string> = {
   account_not_found: 'No such account.',
   email_not_confirmed: "The account's email address is not confirmed; run accounts confirm-email first.",
-  too_many_keys: 'The account already has 3 active keys; revoke one first.',
+  too_many_keys: `The account already has ${MAX_ACTIVE_KEYS} active keys; revoke one first.`,
 };
 
 export const COMMANDS: Record<string, Command> = {
   purge: {
     usage: 'purge',
-    help: 'Deletes document records older than 90 days, idempotency keys older than 24 hours and ended rate-limit windows. Run it daily.',
+    help: `Deletes document records older than ${LIMITS.historyRetentionDays} days, idempotency keys older than ${MEMORY_HOURS} hours and ended rate-limit windows. Run it daily.`,
     options: {},
     async run(_input, { db, now }) {
       return { object: 'purge', deleted: await purgeExpired(db, now) };
@@ -123,7 +134,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   'keys create': {
     usage: 'keys create --account ACCOUNT_ID --kind full|preview [--name NAME]',
-    help: 'Creates an API key (at most 3 active per account). The secret is printed this once and stored only as a hash.',
+    help: `Creates an API key (at most ${MAX_ACTIVE_KEYS} active per account). The secret is printed this once and stored only as a hash.`,
     options: { account: { type: 'string' }, kind: { type: 'string' }, name: { type: 'string' } },
     async run(input, { db, now }) {
       const accountId = requiredString(input, 'account');

@@ -6,9 +6,9 @@ import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from '../db/failure
 import { accounts, documents, idempotencyKeys } from '../db/schema.ts';
 import { heldBy, type Lease, readKey } from '../idempotency/lease.ts';
 
-export type NewDocumentRow = typeof documents.$inferInsert & { id: string; accountId: string };
+type NewDocumentRow = typeof documents.$inferInsert & { id: string; accountId: string };
 
-export type CommitOutcome = { kind: 'committed'; creditsRemaining: number } | { kind: 'no_credit' } | { kind: 'lease_lost' };
+type CommitOutcome = { kind: 'committed'; creditsRemaining: number } | { kind: 'no_credit' } | { kind: 'lease_lost' };
 
 /**
  * The database refused the batch before running any of it (its lock stayed held, or it could not be reached

@@ -1,29 +1,62 @@
 import { planOf } from '../accounts/plans.ts';
 import { findAccount, renewPeriodIfEnded } from '../accounts/store.ts';
 import { type AuthContext, requireScope } from '../auth/authenticate.ts';
-import { isoSeconds } from '../clock.ts';
+import { type Clock, isoSeconds } from '../clock.ts';
+import type { AppConfig } from '../config.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
-import { ENGINE_BUSY_RETRY_AFTER_SECONDS, IN_PROGRESS_RETRY_AFTER_SECONDS } from '../contract/limits.ts';
+import { ENGINE_BUSY_RETRY_AFTER_SECONDS, IN_PROGRESS_RETRY_AFTER_SECONDS, LIMITS } from '../contract/limits.ts';
 import { commitDocument } from '../credits/commit.ts';
 import type { Database } from '../db/database.ts';
 import { describeError } from '../db/failures.ts';
 import { sha256Hex } from '../hash.ts';
-import { wantsJson } from '../http/accept.ts';
-import { readJsonBody } from '../http/body.ts';
-import type { KeyedContext } from '../http/context.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
-import { readIdempotencyKey } from '../idempotency/key.ts';
 import { acquireLease, type Lease, releaseLease } from '../idempotency/lease.ts';
 import { newId } from '../ids.ts';
 import { isJsonObject, type JsonValue } from '../json/parse.ts';
 import { finalBuckets, previewBuckets, replayBuckets } from '../limits/buckets.ts';
 import { countRequest } from '../limits/count.ts';
+import type { RateLimitReport } from '../limits/report.ts';
+import type { RenderEngine } from '../render/engine.ts';
 import { EngineBusy, RenderTimedOut, UndrawableText } from '../render/errors.ts';
-import { documentFilename } from './filename.ts';
-import { findDocument } from './record.ts';
+import { type DocumentRow, findDocument } from './record.ts';
 import { type DocumentRequest, parseDocumentRequest, renderInputOf } from './request.ts';
-import { documentCreated } from './respond.ts';
+
+interface CreateDocumentInput {
+  /** The calling key and its account. */
+  readonly auth: AuthContext;
+  /** The request body as read, not yet checked. */
+  readonly body: JsonValue;
+  /** The key of the Idempotency-Key header (readIdempotencyKey); undefined without one. */
+  readonly idempotencyKey: string | undefined;
+  /** The JSON form was asked for: its size limit applies instead of the file's. */
+  readonly asJson: boolean;
+  /** For the log lines. */
+  readonly requestId: string;
+  /** The request's RateLimit report: the document's buckets go into it. */
+  readonly rateLimits: RateLimitReport;
+  /** What the request log says: the render time goes here once the PDF exists, and stays if the request then fails. */
+  readonly trace: { renderMs?: number };
+}
+
+interface CreateDocumentDeps {
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly config: AppConfig;
+  readonly engine: RenderEngine;
+}
+
+/** A document made, or made again for a replay, with what the answer tells about it. */
+export interface CreatedDocument {
+  /** The request as checked and normalised. */
+  readonly request: DocumentRequest;
+  /** The new record, or for a replay the one recorded the first time. */
+  readonly row: DocumentRow;
+  readonly bytes: Uint8Array<ArrayBuffer>;
+  readonly creditUsed: boolean;
+  readonly creditsRemaining: number;
+  readonly replay: boolean;
+}
 
 /** Section 5.4: a final needs documents:create, a preview documents:preview; checked before the fields. */
 function requireModeScope(auth: AuthContext, body: JsonValue): void {
@@ -47,16 +80,17 @@ function insufficientCredits(creditsRemaining: number, periodEnd: number): ApiEr
 }
 
 /** Renders, refusing what the fonts cannot draw (422) and what is too large to send in the asked form (413). */
-async function render(context: KeyedContext, document: DocumentRequest, asJson: boolean): Promise<Uint8Array<ArrayBuffer>> {
+async function render(document: DocumentRequest, input: CreateDocumentInput, deps: CreateDocumentDeps): Promise<Uint8Array<ArrayBuffer>> {
+  const { asJson } = input;
   let bytes: Uint8Array<ArrayBuffer>;
   try {
     const started = performance.now();
-    bytes = await context.engine.render(renderInputOf(document));
-    context.trace.renderMs = (context.trace.renderMs ?? 0) + performance.now() - started;
+    bytes = await deps.engine.render(renderInputOf(document));
+    input.trace.renderMs = performance.now() - started;
   } catch (error) {
     throw renderRefusal(error);
   }
-  const limit = asJson ? context.deps.config.pdfJsonLimit : context.deps.config.pdfFileLimit;
+  const limit = asJson ? deps.config.pdfJsonLimit : deps.config.pdfFileLimit;
   if (bytes.length > limit) {
     throw new ApiError('response_too_large', {
       message: `The PDF is ${bytes.length} bytes, over the ${limit}-byte limit of the ${asJson ? 'JSON' : 'file'} form; nothing was charged.`,
@@ -92,16 +126,21 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
-async function makeNew(context: KeyedContext, document: DocumentRequest, lease: Lease | undefined, asJson: boolean): Promise<Response> {
-  const { deps, auth } = context;
+async function makeNew(
+  document: DocumentRequest,
+  lease: Lease | undefined,
+  input: CreateDocumentInput,
+  deps: CreateDocumentDeps,
+): Promise<CreatedDocument> {
+  const { auth } = input;
   const final = document.mode === 'final';
   const plan = planOf(auth.account.plan).limits;
-  await countRequest(context, final ? finalBuckets(auth.key.id, plan) : previewBuckets(auth.account.id, auth.key.id, plan));
+  await countRequest(final ? finalBuckets(auth.key.id, plan) : previewBuckets(auth.account.id, auth.key.id, plan), deps, input);
   const account = await renewPeriodIfEnded(deps.db, auth.account, deps.clock.now());
   if (final && account.creditsRemaining <= 0) throw insufficientCredits(account.creditsRemaining, account.periodEnd);
 
-  const bytes = await render(context, document, asJson);
-  const row = {
+  const bytes = await render(document, input, deps);
+  const row: DocumentRow = {
     id: newId('doc'),
     accountId: account.id,
     keyId: auth.key.id,
@@ -123,8 +162,7 @@ async function makeNew(context: KeyedContext, document: DocumentRequest, lease: 
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw new ApiError('commit_status_unknown', {
-      message:
-        'The document was made but the credit could not be confirmed. Wait 35 seconds, then retry with the same Idempotency-Key; you are charged at most once.',
+      message: `The document was made but the credit could not be confirmed. Wait ${LIMITS.idempotencyTakeoverSeconds} seconds, then retry with the same Idempotency-Key; you are charged at most once.`,
       creditUsed: null,
     });
   }
@@ -133,25 +171,18 @@ async function makeNew(context: KeyedContext, document: DocumentRequest, lease: 
     const current = (await findAccount(deps.db, account.id)) ?? account;
     throw insufficientCredits(current.creditsRemaining, current.periodEnd);
   }
-  return documentCreated(
-    {
-      row: { ...row, reference: row.reference },
-      bytes,
-      filename: documentFilename(document),
-      totals: document.totals,
-      digits: document.digits,
-      creditUsed: final,
-      creditsRemaining: outcome.creditsRemaining,
-      replay: false,
-    },
-    asJson,
-  );
+  return { request: document, row, bytes, creditUsed: final, creditsRemaining: outcome.creditsRemaining, replay: false };
 }
 
 /** Same key, same request, within 24 hours: the document again, re-rendered and checked against its record. */
-async function replay(context: KeyedContext, document: DocumentRequest, documentId: string, asJson: boolean): Promise<Response> {
-  const { deps, auth } = context;
-  await countRequest(context, replayBuckets(document.mode, auth.account.id, auth.key.id, planOf(auth.account.plan).limits));
+async function replay(
+  document: DocumentRequest,
+  documentId: string,
+  input: CreateDocumentInput,
+  deps: CreateDocumentDeps,
+): Promise<CreatedDocument> {
+  const { auth } = input;
+  await countRequest(replayBuckets(document.mode, auth.account.id, auth.key.id, planOf(auth.account.plan).limits), deps, input);
   const row = await findDocument(deps.db, auth.account.id, documentId, deps.clock.now());
   if (!row || row.templateVersion !== document.template.version) {
     throw new ApiError('idempotency_replay_unavailable', {
@@ -159,7 +190,7 @@ async function replay(context: KeyedContext, document: DocumentRequest, document
       message: `The ${document.template.slug} template has changed since this key was used; retry with a new key (a new document, which uses a credit).`,
     });
   }
-  const bytes = await render(context, document, asJson);
+  const bytes = await render(document, input, deps);
   if (sha256Hex(bytes) !== row.sha256) {
     throw new ApiError('idempotency_replay_unavailable', {
       detail: 'output_changed',
@@ -167,22 +198,10 @@ async function replay(context: KeyedContext, document: DocumentRequest, document
     });
   }
   const account = (await findAccount(deps.db, auth.account.id)) ?? auth.account;
-  return documentCreated(
-    {
-      row,
-      bytes,
-      filename: documentFilename(document),
-      totals: document.totals,
-      digits: document.digits,
-      creditUsed: false,
-      creditsRemaining: account.creditsRemaining,
-      replay: true,
-    },
-    asJson,
-  );
+  return { request: document, row, bytes, creditUsed: false, creditsRemaining: account.creditsRemaining, replay: true };
 }
 
-/** Pauses before each later try to give a key back: about 8 seconds in all, past a busy database's wait. */
+/** Pauses before each later try to give a key back: together longer than a busy database's wait. */
 const GIVE_BACK_RETRIES_MS = [250, 500, 1_000, 2_000, 4_000];
 
 /**
@@ -212,16 +231,14 @@ async function giveBackKey(db: Database, lease: Lease, requestId: string): Promi
 }
 
 /**
- * POST /api/v1/documents. Order: key header, body, scope by mode, every check of the validate route, the
- * idempotency decision, the credit check, render, then one atomic commit before anything is sent.
+ * Makes a document (section 4.2), or gives the one an Idempotency-Key already made. Order: scope by mode, every
+ * check of the validate route, the idempotency decision, the credit check, render, then one atomic commit; the
+ * caller reads the key header and the body before, and sends nothing until this returns.
  */
-export async function createDocument(context: KeyedContext): Promise<Response> {
-  const { deps, auth, request } = context;
-  const idempotencyKey = readIdempotencyKey(request);
-  const body = await readJsonBody(request);
+export async function createDocument(input: CreateDocumentInput, deps: CreateDocumentDeps): Promise<CreatedDocument> {
+  const { auth, body, idempotencyKey } = input;
   requireModeScope(auth, body);
   const document = parseDocumentRequest(body);
-  const asJson = wantsJson(request.headers.get('Accept'));
 
   let lease: Lease | undefined;
   if (idempotencyKey !== undefined) {
@@ -235,15 +252,15 @@ export async function createDocument(context: KeyedContext): Promise<Response> {
       throw new ApiError('idempotency_key_reused', { message: 'This Idempotency-Key was used for a different request; use a new key.' });
     }
     if (decision.kind === 'in_progress') throw inProgress();
-    if (decision.kind === 'replay') return replay(context, document, decision.documentId, asJson);
+    if (decision.kind === 'replay') return replay(document, decision.documentId, input, deps);
     lease = decision.lease;
   }
 
   try {
-    return await makeNew(context, document, lease, asJson);
+    return await makeNew(document, lease, input, deps);
   } catch (error) {
     const unconfirmed = error instanceof ApiError && error.code === 'commit_status_unknown';
-    if (lease && !unconfirmed) await giveBackKey(deps.db, lease, context.requestId);
+    if (lease && !unconfirmed) await giveBackKey(deps.db, lease, input.requestId);
     throw error;
   }
 }

@@ -15,7 +15,7 @@ export interface AppDeps {
   readonly fonts: FontSet;
 }
 
-export interface RequestTrace {
+interface RequestTrace {
   route?: string;
   accountId?: string;
   keyId?: string;
@@ -43,7 +43,7 @@ export interface RequestContext {
 }
 
 /** The context of a route that takes a key, after the guard has authenticated it. */
-export type KeyedContext = RequestContext & { readonly auth: AuthContext };
+type KeyedContext = RequestContext & { readonly auth: AuthContext };
 
 export function keyed(context: RequestContext): KeyedContext {
   if (!context.auth) throw new Error('route that takes a key was reached without authentication');

@@ -11,8 +11,11 @@ export function json(body: unknown, status = 200, headers: HeadersInit = {}): Re
   return response;
 }
 
-export function docsUrl(baseUrl: string, code: string): string {
-  return `${baseUrl}/docs/api/errors#${code}`;
+/** The page every error answer's `docs_url` points into, one anchor per error code. */
+export const ERRORS_PAGE_PATH = '/docs/api/errors';
+
+function docsUrl(baseUrl: string, code: string): string {
+  return `${baseUrl}${ERRORS_PAGE_PATH}#${code}`;
 }
 
 /** The section 7 error shape. `details` is capped at 50; the message is expected to count them all. */

@@ -3,7 +3,7 @@ import type { Scope } from '../contract/scopes.ts';
 import type { RequestContext } from './context.ts';
 
 /** OpenAPI fragments a route states about itself; the OpenAPI document is assembled from them. */
-export interface RouteDoc {
+interface RouteDoc {
   readonly operationId: string;
   readonly summary: string;
   readonly description: string;
@@ -36,4 +36,23 @@ export interface RouteSpec {
 
 export function defineRoute(route: RouteSpec): RouteSpec {
   return route;
+}
+
+/** A page of human documentation the service serves itself (no CDN): GET, no `Svc-Version`, outside the OpenAPI document. */
+export function definePage(page: { path: string; operationId: string; summary: string; handle: RouteSpec['handle'] }): RouteSpec {
+  return defineRoute({
+    method: 'GET',
+    path: page.path,
+    access: { kind: 'page' },
+    versioned: false,
+    doc: {
+      operationId: page.operationId,
+      summary: page.summary,
+      description: page.summary,
+      tag: 'Meta',
+      responses: { 200: { description: 'HTML page.' } },
+      errors: [],
+    },
+    handle: page.handle,
+  });
 }

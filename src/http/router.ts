@@ -1,7 +1,7 @@
 import { IttyRouter } from 'itty-router';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
-import { isApiVersion } from '../contract/version.ts';
+import { isApiVersion, NEWEST_API_VERSION } from '../contract/version.ts';
 import type { RequestContext } from './context.ts';
 import { preflight, withPublicCors } from './cors.ts';
 import { errorResponse } from './respond.ts';
@@ -10,14 +10,14 @@ import type { RouteSpec } from './route.ts';
 type Dispatch = (request: Request, context: Omit<RequestContext, 'params'>) => Promise<Response>;
 
 /** Runs before a route's handler once it is matched; returns the caller's key and account where it takes one. */
-export type Guard = (route: RouteSpec, context: RequestContext) => Promise<RequestContext['auth']>;
+type Guard = (route: RouteSpec, context: RequestContext) => Promise<RequestContext['auth']>;
 
 function checkVersion(request: Request): void {
   const version = request.headers.get(HEADERS.version);
   if (version !== null && !isApiVersion(version.trim())) {
     throw new ApiError('invalid_request', {
       detail: 'unsupported_version',
-      message: `${HEADERS.version} names a version this API does not have; the current version is 2026-10-01.`,
+      message: `${HEADERS.version} names a version this API does not have; the current version is ${NEWEST_API_VERSION}.`,
     });
   }
 }

@@ -3,11 +3,10 @@ import { HEADERS } from '../contract/headers.ts';
 import { LIMITS } from '../contract/limits.ts';
 
 /**
- * The Idempotency-Key header (section 4.2): 1 to 255 visible ASCII characters; a double-quoted value is read
- * without the quotes. Undefined when the header is absent.
+ * The key of an Idempotency-Key header value (section 4.2): 1 to 255 visible ASCII characters; a double-quoted
+ * value is read without the quotes. Undefined when the header is absent (null).
  */
-export function readIdempotencyKey(request: Request): string | undefined {
-  const raw = request.headers.get(HEADERS.idempotencyKey);
+export function readIdempotencyKey(raw: string | null): string | undefined {
   if (raw === null) return undefined;
   const value = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
   if (value.length < 1 || value.length > LIMITS.idempotencyKeyChars || !/^[\x21-\x7e]+$/.test(value)) {

@@ -5,8 +5,10 @@ import { preparedPerDatabase } from '../db/prepared.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 
-export const TAKEOVER_AFTER_MS = LIMITS.idempotencyTakeoverSeconds * 1000;
+const TAKEOVER_AFTER_MS = LIMITS.idempotencyTakeoverSeconds * 1000;
 export const MEMORY_MS = LIMITS.idempotencyMemorySeconds * 1000;
+/** How long a key is remembered, in the hours the API's texts state it in. */
+export const MEMORY_HOURS = LIMITS.idempotencyMemorySeconds / (60 * 60);
 
 export interface Lease {
   accountId: string;
@@ -14,7 +16,7 @@ export interface Lease {
   leaseId: string;
 }
 
-export type LeaseDecision =
+type LeaseDecision =
   | { kind: 'acquired'; lease: Lease }
   | { kind: 'replay'; documentId: string }
   | { kind: 'in_progress' }

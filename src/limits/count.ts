@@ -1,29 +1,43 @@
-import type { RequestContext } from '../http/context.ts';
+import type { Clock } from '../clock.ts';
+import type { AppConfig } from '../config.ts';
+import type { Database } from '../db/database.ts';
 import type { Bucket } from './buckets.ts';
 import { admit, LimiterUnavailable } from './limiter.ts';
-import { limiterUnavailable, refusalError } from './report.ts';
+import { limiterUnavailable, type RateLimitReport, refusalError } from './report.ts';
+
+/** What counting needs: the database holding the windows, the clock, and the operator's switch for the limits. */
+export interface LimiterDeps {
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly config: Pick<AppConfig, 'rateLimitsEnabled'>;
+}
+
+/** The request being counted: its id for the log line, and the report its RateLimit headers are made from. */
+interface CountedRequest {
+  readonly requestId: string;
+  /** Absent: the request is counted (and refused past the limit) but its buckets stay out of the headers. */
+  readonly rateLimits?: RateLimitReport;
+}
 
 /**
  * Counts this request in its buckets, all or none: throws the contract's refusal (429 or 503 with
  * Retry-After) when one is full, 503 limiter_unavailable when the limiter cannot be reached. The buckets counted,
- * or on a refusal the refusing ones, go into the request's RateLimit report.
+ * or on a refusal the refusing ones, go into the request's RateLimit report when it has one.
  */
-export async function countRequest(context: RequestContext, buckets: readonly Bucket[], options: { report?: boolean } = {}): Promise<void> {
-  if (!context.deps.config.rateLimitsEnabled) return;
-  const now = context.deps.clock.now();
+export async function countRequest(buckets: readonly Bucket[], deps: LimiterDeps, request: CountedRequest): Promise<void> {
+  if (!deps.config.rateLimitsEnabled) return;
+  const now = deps.clock.now();
   let admission: Awaited<ReturnType<typeof admit>>;
   try {
-    admission = await admit(context.deps.db, buckets, now);
+    admission = await admit(deps.db, buckets, now);
   } catch (error) {
     if (error instanceof LimiterUnavailable) {
-      console.error(JSON.stringify({ level: 'error', request_id: context.requestId, error: `rate limiter: ${error.message}` }));
+      console.error(JSON.stringify({ level: 'error', request_id: request.requestId, error: `rate limiter: ${error.message}` }));
       throw limiterUnavailable();
     }
     throw error;
   }
-  if (options.report !== false) {
-    // A refusal reports the bucket that refused (0 left): the others of its admission were not counted.
-    context.rateLimits.add(admission.admitted ? admission.states : admission.refusing);
-  }
+  // A refusal reports the bucket that refused (0 left): the others of its admission were not counted.
+  request.rateLimits?.add(admission.admitted ? admission.states : admission.refusing);
   if (!admission.admitted) throw refusalError(admission, now);
 }

@@ -4,7 +4,7 @@ import { keyed } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
 
-export const getAccount = defineRoute({
+export const getAccountRoute = defineRoute({
   method: 'GET',
   path: '/api/v1/account',
   access: { kind: 'key', scope: 'account:read' },

@@ -1,8 +1,21 @@
 import { HEADERS, TOTALS_HEADERS } from '../contract/headers.ts';
-import { createDocument } from '../documents/create.ts';
+import { LIMITS } from '../contract/limits.ts';
+import { type CreatedDocument, createDocument } from '../documents/create.ts';
+import { documentFilename } from '../documents/filename.ts';
+import { documentObject } from '../documents/record.ts';
+import { wantsJson } from '../http/accept.ts';
+import { readJsonBody } from '../http/body.ts';
+import { contentDisposition } from '../http/content-disposition.ts';
 import { keyed } from '../http/context.ts';
+import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
+import { readIdempotencyKey } from '../idempotency/key.ts';
+import { MEMORY_HOURS } from '../idempotency/lease.ts';
 import { DOCUMENT_REQUEST_BODY } from '../openapi/request-body.ts';
+import { totalsObject } from '../templates/totals.ts';
+
+/** The longest Idempotency-Key header value: a key of the longest length inside the two double quotes it may come in. */
+const IDEMPOTENCY_HEADER_CHARS = LIMITS.idempotencyKeyChars + 2;
 
 const header = (description: string, schema: Record<string, unknown> = { type: 'string' }) => ({ description, schema });
 
@@ -14,17 +27,15 @@ export const createDocumentRoute = defineRoute({
   doc: {
     operationId: 'createDocument',
     summary: 'Make a document',
-    description:
-      'Renders one document. Mode `final` needs scope `documents:create` and costs 1 credit, charged only after the PDF exists; `preview` needs `documents:preview` and is free. The PDF is the body by default; the JSON form only when Accept lists application/json and none of application/pdf, application/*, */*. With an `Idempotency-Key` the same request within 24 hours returns the same document again, free.',
+    description: `Renders one document. Mode \`final\` needs scope \`documents:create\` and costs 1 credit, charged only after the PDF exists; \`preview\` needs \`documents:preview\` and is free. The PDF is the body by default; the JSON form only when Accept lists application/json and none of application/pdf, application/*, */*. With an \`Idempotency-Key\` the same request within ${MEMORY_HOURS} hours returns the same document again, free.`,
     tag: 'Documents',
     parameters: [
       {
         name: HEADERS.idempotencyKey,
         in: 'header',
         required: false,
-        description:
-          '1 to 255 visible ASCII characters; a double-quoted value is read without the quotes. Remembered 24 hours per account.',
-        schema: { type: 'string', minLength: 1, maxLength: 257 },
+        description: `1 to ${LIMITS.idempotencyKeyChars} visible ASCII characters; a double-quoted value is read without the quotes, so the header value is at most ${IDEMPOTENCY_HEADER_CHARS} characters with them. Remembered ${MEMORY_HOURS} hours per account.`,
+        schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_HEADER_CHARS },
       },
     ],
     requestBody: DOCUMENT_REQUEST_BODY,
@@ -76,5 +87,57 @@ export const createDocumentRoute = defineRoute({
       'render_timeout',
     ],
   },
-  handle: (context) => createDocument(keyed(context)),
+  async handle(context) {
+    const { auth, deps, engine, request, requestId, rateLimits, trace } = keyed(context);
+    const idempotencyKey = readIdempotencyKey(request.headers.get(HEADERS.idempotencyKey));
+    const body = await readJsonBody(request);
+    const asJson = wantsJson(request.headers.get('Accept'));
+    const created = await createDocument({ auth, body, idempotencyKey, asJson, requestId, rateLimits, trace }, { ...deps, engine });
+    return documentCreated(created, asJson);
+  },
 });
+
+function base64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** The 201 of section 4.2, binary by default or the JSON form, with every header of its table. */
+function documentCreated(created: CreatedDocument, asJson: boolean): Response {
+  const totals = totalsObject(created.request.totals, created.request.digits);
+  const filename = documentFilename(created.request);
+  const headers: Record<string, string> = {
+    [HEADERS.location]: `/api/v1/documents/${created.row.id}`,
+    [HEADERS.documentId]: created.row.id,
+    [HEADERS.documentSha256]: created.row.sha256,
+    [HEADERS.template]: created.row.template,
+    [HEADERS.templateVersion]: created.row.templateVersion,
+    [HEADERS.mode]: created.row.mode,
+    [HEADERS.creditUsed]: String(created.creditUsed),
+    [HEADERS.creditsRemaining]: String(created.creditsRemaining),
+    [HEADERS.idempotentReplay]: String(created.replay),
+    ...(created.row.reference === null ? {} : { [HEADERS.reference]: created.row.reference }),
+  };
+  for (const [member, value] of Object.entries(totals)) headers[TOTALS_HEADERS[member as keyof typeof TOTALS_HEADERS]] = value;
+
+  if (asJson) {
+    return json(
+      {
+        document: documentObject(created.row),
+        filename,
+        file_base64: base64(created.bytes),
+        credit_used: created.creditUsed,
+        credits_remaining: created.creditsRemaining,
+        idempotent_replay: created.replay,
+        totals,
+      },
+      201,
+      headers,
+    );
+  }
+  return new Response(created.bytes, {
+    status: 201,
+    headers: { ...headers, 'Content-Type': 'application/pdf', [HEADERS.contentDisposition]: contentDisposition(filename) },
+  });
+}

@@ -1,4 +1,5 @@
 import { ApiError } from '../contract/api-error.ts';
+import { LIMITS } from '../contract/limits.ts';
 import { documentObject, findDocument } from '../documents/record.ts';
 import { keyed } from '../http/context.ts';
 import { json } from '../http/respond.ts';
@@ -20,7 +21,7 @@ export const getDocumentRoute = defineRoute({
   doc: {
     operationId: 'getDocument',
     summary: 'Get a document record',
-    description: 'One Document object (metadata only). Unknown, foreign or older than 90 days: 404 document_not_found.',
+    description: `One Document object (metadata only). Unknown, foreign or older than ${LIMITS.historyRetentionDays} days: 404 document_not_found.`,
     tag: 'Documents',
     parameters: [ID_PARAMETER],
     responses: { 200: { description: 'The record.', schema: { $ref: '#/components/schemas/Document' } } },
@@ -29,7 +30,11 @@ export const getDocumentRoute = defineRoute({
   async handle(context) {
     const { auth, deps, params } = keyed(context);
     const row = await findDocument(deps.db, auth.account.id, params.id ?? '', deps.clock.now());
-    if (!row) throw new ApiError('document_not_found', { message: 'No such document in your history of the last 90 days.' });
+    if (!row) {
+      throw new ApiError('document_not_found', {
+        message: `No such document in your history of the last ${LIMITS.historyRetentionDays} days.`,
+      });
+    }
     return json(documentObject(row));
   },
 });

@@ -6,6 +6,10 @@ import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
 
 const QUERY_NAMES = ['reference', 'limit', 'starting_after'];
+const LIMIT_RANGE = `${LIMITS.listLimitMin} to ${LIMITS.listLimitMax}`;
+/** `limit` as it may be written: digits only (no `1e2`, no sign), no more of them than the largest limit has. */
+const LIMIT_DIGITS = new RegExp(`^\\d{1,${String(LIMITS.listLimitMax).length}}$`);
+const REFERENCE_LENGTH = `1 to ${LIMITS.referenceChars} characters`;
 
 function invalidQuery(message: string, field: string): ApiError {
   return new ApiError('invalid_request', { detail: 'invalid_query', message, field });
@@ -19,30 +23,29 @@ export const listDocumentsRoute = defineRoute({
   doc: {
     operationId: 'listDocuments',
     summary: 'List document records',
-    description:
-      'Records of documents the account made through the API in the last 90 days, newest first (created_at, then id, both descending).',
+    description: `Records of documents the account made through the API in the last ${LIMITS.historyRetentionDays} days, newest first (created_at, then id, both descending).`,
     tag: 'Documents',
     parameters: [
       {
         name: 'reference',
         in: 'query',
         required: false,
-        description: 'Exact, case-sensitive match; 1 to 128 characters.',
-        schema: { type: 'string', minLength: 1, maxLength: 128 },
+        description: `Exact, case-sensitive match; ${REFERENCE_LENGTH}.`,
+        schema: { type: 'string', minLength: 1, maxLength: LIMITS.referenceChars },
       },
       {
         name: 'limit',
         in: 'query',
         required: false,
-        description: '1 to 100; default 20.',
-        schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+        description: `${LIMIT_RANGE}; default ${LIMITS.listLimitDefault}.`,
+        schema: { type: 'integer', minimum: LIMITS.listLimitMin, maximum: LIMITS.listLimitMax, default: LIMITS.listLimitDefault },
       },
       {
         name: 'starting_after',
         in: 'query',
         required: false,
-        description: "A document id from the previous page, at most 64 characters; must be one of the caller's listable documents.",
-        schema: { type: 'string', maxLength: 64 },
+        description: `A document id from the previous page, at most ${LIMITS.startingAfterChars} characters; must be one of the caller's listable documents.`,
+        schema: { type: 'string', maxLength: LIMITS.startingAfterChars },
       },
     ],
     responses: { 200: { description: 'A page of records.', schema: { $ref: '#/components/schemas/DocumentList' } } },
@@ -56,12 +59,13 @@ export const listDocumentsRoute = defineRoute({
       if (query.getAll(name).length > 1) throw invalidQuery(`${name} is given more than once.`, name);
     }
     const limitText = query.get('limit');
-    if (limitText !== null && !/^\d{1,3}$/.test(limitText)) throw invalidQuery('limit is a whole number from 1 to 100.', 'limit');
     const limit = limitText === null ? LIMITS.listLimitDefault : Number(limitText);
-    if (limit < LIMITS.listLimitMin || limit > LIMITS.listLimitMax) throw invalidQuery('limit is a whole number from 1 to 100.', 'limit');
+    if ((limitText !== null && !LIMIT_DIGITS.test(limitText)) || limit < LIMITS.listLimitMin || limit > LIMITS.listLimitMax) {
+      throw invalidQuery(`limit is a whole number from ${LIMIT_RANGE}.`, 'limit');
+    }
     const reference = query.get('reference') ?? undefined;
     if (reference !== undefined && (reference.length < 1 || reference.length > LIMITS.referenceChars)) {
-      throw invalidQuery('reference is 1 to 128 characters.', 'reference');
+      throw invalidQuery(`reference is ${REFERENCE_LENGTH}.`, 'reference');
     }
     const now = deps.clock.now();
     const startingAfter = query.get('starting_after');

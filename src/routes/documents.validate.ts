@@ -5,7 +5,7 @@ import { defineRoute } from '../http/route.ts';
 import { DOCUMENT_REQUEST_BODY } from '../openapi/request-body.ts';
 import { totalsObject } from '../templates/totals.ts';
 
-export const validateDocument = defineRoute({
+export const validateDocumentRoute = defineRoute({
   method: 'POST',
   path: '/api/v1/documents/validate',
   access: { kind: 'key' },

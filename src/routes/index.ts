@@ -1,26 +1,30 @@
 import type { RouteSpec } from '../http/route.ts';
-import { getAccount } from './account.get.ts';
-import { docsPages } from './docs.ts';
+import { getAccountRoute } from './account.get.ts';
+import { getApiPageRoute } from './docs.api.ts';
+import { getErrorsPageRoute } from './docs.errors.ts';
 import { createDocumentRoute } from './documents.create.ts';
 import { getDocumentFileRoute } from './documents.file.ts';
 import { getDocumentRoute } from './documents.get.ts';
 import { listDocumentsRoute } from './documents.list.ts';
-import { validateDocument } from './documents.validate.ts';
-import { openApiRoute } from './openapi.ts';
-import { getTemplate } from './templates.get.ts';
-import { listTemplates } from './templates.list.ts';
+import { validateDocumentRoute } from './documents.validate.ts';
+import { getOpenApiRoute } from './openapi.ts';
+import { getTemplateRoute } from './templates.get.ts';
+import { listTemplatesRoute } from './templates.list.ts';
 
-/** Every route under /api/v1, in the order the OpenAPI document lists them. */
+/**
+ * Every route under /api/v1, in the order the OpenAPI document lists them. Each route module exports its route
+ * as its operationId followed by `Route`.
+ */
 export const API_ROUTES: readonly RouteSpec[] = [
-  listTemplates,
-  getTemplate,
-  openApiRoute(() => API_ROUTES),
+  listTemplatesRoute,
+  getTemplateRoute,
+  getOpenApiRoute(() => API_ROUTES),
   createDocumentRoute,
-  validateDocument,
+  validateDocumentRoute,
   listDocumentsRoute,
   getDocumentRoute,
   getDocumentFileRoute,
-  getAccount,
+  getAccountRoute,
 ];
 
-export const ROUTES: readonly RouteSpec[] = [...API_ROUTES, ...docsPages(() => API_ROUTES)];
+export const ROUTES: readonly RouteSpec[] = [...API_ROUTES, getErrorsPageRoute, getApiPageRoute(() => API_ROUTES)];

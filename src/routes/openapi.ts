@@ -4,7 +4,7 @@ import { defineRoute, type RouteSpec } from '../http/route.ts';
 import { buildOpenApi } from '../openapi/document.ts';
 
 /** GET /api/v1/openapi.json; takes no Svc-Version header (section 4). */
-export function openApiRoute(allRoutes: () => readonly RouteSpec[]): RouteSpec {
+export function getOpenApiRoute(allRoutes: () => readonly RouteSpec[]): RouteSpec {
   return defineRoute({
     method: 'GET',
     path: '/api/v1/openapi.json',

@@ -4,7 +4,7 @@ import { defineRoute } from '../http/route.ts';
 import { findTemplate, TEMPLATES } from '../templates/registry.ts';
 import { templateObject } from '../templates/template.ts';
 
-export const getTemplate = defineRoute({
+export const getTemplateRoute = defineRoute({
   method: 'GET',
   path: '/api/v1/templates/{slug}',
   access: { kind: 'public' },

@@ -3,7 +3,7 @@ import { defineRoute } from '../http/route.ts';
 import { TEMPLATES } from '../templates/registry.ts';
 import { templateObject } from '../templates/template.ts';
 
-export const listTemplates = defineRoute({
+export const listTemplatesRoute = defineRoute({
   method: 'GET',
   path: '/api/v1/templates',
   access: { kind: 'public' },

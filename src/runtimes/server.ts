@@ -7,7 +7,7 @@ import { DEFAULT_DATABASE_URL, openDatabase } from '../db/libsql.ts';
 import { readFontFiles } from '../render/font-files.ts';
 import { loadFonts } from '../render/fonts.ts';
 
-export interface ServerSetup {
+interface ServerSetup {
   fetch: FetchHandler;
   port: number;
   hostname: string;
@@ -69,7 +69,7 @@ function redacted(error: unknown, secrets: readonly (string | undefined)[]): str
 }
 
 /** What the operator sees when the service cannot start: one line on stderr, exit code 1, no stack. */
-export function stopWith(message: string): never {
+function stopWith(message: string): never {
   console.error(`svc: ${message}`);
   process.exit(1);
 }

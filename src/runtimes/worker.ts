@@ -16,8 +16,8 @@ interface Env {
 }
 
 /**
- * Parsed when the isolate starts (10–25 ms of CPU), where Workers allow far more time than in a request, so that
- * no request, the first included, pays for it against the 10 ms CPU limit of the free plan.
+ * Parsed when the isolate starts, where Workers allow far more CPU time than in a request, so that no request,
+ * the first included, pays for it against the free plan's CPU limit per request.
  */
 const fonts = loadFonts({ regular: new Uint8Array(regular), bold: new Uint8Array(bold) });
 let app: FetchHandler | undefined;

@@ -34,7 +34,7 @@ async function svcJson(...args: string[]) {
   return JSON.parse(lines[0]!);
 }
 
-/** Each case starts the CLI several times, a Node process each (a second or more on a loaded 2-core machine). */
+/** Each case starts the CLI several times, a Node process each: slow on a loaded machine, hence the long timeout. */
 describe('operator CLI', { timeout: 90_000 }, () => {
   it('creates an account, refuses a key until the email is confirmed, then issues one', async () => {
     const account = await svcJson(

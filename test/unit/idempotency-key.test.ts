@@ -2,9 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/contract/api-error.ts';
 import { readIdempotencyKey } from '../../src/idempotency/key.ts';
 
-/** Section 4.2: 1 to 255 visible ASCII characters; a double-quoted value is read without the quotes. */
+/**
+ * Section 4.2: 1 to 255 visible ASCII characters; a double-quoted value is read without the quotes. Each value
+ * goes through a Request's headers, as the route reads it.
+ */
 const withKey = (value: string | undefined) =>
-  new Request('http://svc.test/api/v1/documents', { method: 'POST', headers: value === undefined ? {} : { 'Idempotency-Key': value } });
+  new Request('http://svc.test/api/v1/documents', {
+    method: 'POST',
+    headers: value === undefined ? {} : { 'Idempotency-Key': value },
+  }).headers.get('Idempotency-Key');
 
 function refusal(value: string): ApiError {
   try {
