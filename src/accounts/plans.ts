@@ -18,7 +18,7 @@ export interface PlanLimits {
   readonly replayPreviewPerDayKey: number;
 }
 
-export interface Plan {
+interface Plan {
   readonly monthlyAllowance: number;
   readonly limits: PlanLimits;
 }

@@ -268,7 +268,3 @@ export type DetailCode<C extends ErrorCode = ErrorCode> = C extends ErrorCode ? 
 export type ValidationDetailCode = DetailCode<'validation_failed'>;
 
 export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
-
-export function errorEntry(code: ErrorCode): ErrorEntry {
-  return ERRORS[code];
-}

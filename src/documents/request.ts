@@ -113,7 +113,7 @@ function countedMessage(count: number, noun: string, verb: string): string {
   return `${countMessage(count, noun, verb)} Each is listed in details${listed}.`;
 }
 
-export function formatPath(path: Path): string {
+function formatPath(path: Path): string {
   return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : `${out}.${key}`), 'fields');
 }
 

@@ -6,7 +6,7 @@ const TEN_MINUTES = 10 * MINUTE;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-export interface Refusal {
+interface Refusal {
   code: Extract<ErrorCode, 'rate_limited' | 'service_busy'>;
   detail: string;
 }
@@ -53,7 +53,7 @@ export function finalBuckets(keyId: string, plan: PlanLimits): Bucket[] {
 }
 
 /** Everyone's previews together: launch values, the same for every plan. */
-export const GLOBAL_PREVIEW_LIMITS = { perHour: 1_500, perDay: 10_000 };
+const GLOBAL_PREVIEW_LIMITS = { perHour: 1_500, perDay: 10_000 };
 
 export function previewBuckets(accountId: string, keyId: string, plan: PlanLimits): Bucket[] {
   const busy: Refusal = { code: 'service_busy', detail: 'preview_global_limit' };

@@ -29,7 +29,7 @@ export const ErrorSchema = v.strictObject({
   period_end: v.optional(v.nullable(timestamp)),
 });
 
-export const TotalsSchema = v.strictObject({
+const TotalsSchema = v.strictObject({
   currency: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/)),
   subtotal: v.optional(figure),
   discount: v.optional(figure),
