@@ -2,6 +2,7 @@ import * as v from 'valibot';
 import { LOCALES, PAPERS } from '../contract/document-options.ts';
 import { ERROR_CODES, ERRORS } from '../contract/errors.ts';
 import { SCOPES } from '../contract/scopes.ts';
+import { TOTALS_MEMBERS } from '../contract/totals.ts';
 
 /**
  * The response objects of spec 2.6–2.8 and 7 as valibot schemas: published in the OpenAPI document and used
@@ -31,12 +32,7 @@ export const ErrorSchema = v.strictObject({
 
 const TotalsSchema = v.strictObject({
   currency: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/)),
-  subtotal: v.optional(figure),
-  discount: v.optional(figure),
-  tax: v.optional(figure),
-  total: v.optional(figure),
-  amount_paid: v.optional(figure),
-  balance_due: v.optional(figure),
+  ...Object.fromEntries(TOTALS_MEMBERS.map((member) => [member, v.optional(figure)])),
 });
 
 export const TemplateSchema = v.strictObject({
