@@ -1,3 +1,5 @@
+import { AUTH_FAILURE_LIMIT } from './limits.ts';
+
 /**
  * The closed set of error codes of API version 2026-10-01 (spec section 7), with their detail codes.
  * Responses, the OpenAPI document and the /docs/api/errors page are all generated from this table.
@@ -210,7 +212,7 @@ export const ERRORS = {
       request_key_limit: 'Authenticated requests per key per minute.',
       preview_user_limit: 'Previews per account per hour or day.',
       preview_key_limit: 'Previews per key per hour or day.',
-      auth_failure_limit: 'Failed sign-ins from this network in 10 minutes.',
+      auth_failure_limit: `Failed sign-ins from this network in ${AUTH_FAILURE_LIMIT.windowMinutes} minutes.`,
       replay_limit: 'Idempotent replays per account or per key.',
     },
   },

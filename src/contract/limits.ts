@@ -29,6 +29,11 @@ export const LIMITS = {
 
 /** Seconds a client is told to wait on 409 idempotency_in_progress (section 3). */
 export const IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
+/**
+ * Failed sign-ins counted per client network (section 8): past `failures` within the window, a further failure
+ * is answered 429 auth_failure_limit instead of 401. A valid key is never refused by it.
+ */
+export const AUTH_FAILURE_LIMIT = { failures: 20, windowMinutes: 10 } as const;
 /** Public routes may be cached for 5 minutes (section 4.1). */
 export const PUBLIC_CACHE_SECONDS = 300;
 /** Seconds a client is told to wait on 503 engine_busy: a render slot frees within milliseconds. */

@@ -1,4 +1,5 @@
 import * as v from 'valibot';
+import { ACCOUNT_LIMITS } from '../accounts/plans.ts';
 import { LOCALES, PAPERS } from '../contract/document-options.ts';
 import { ERROR_CODES, ERRORS } from '../contract/errors.ts';
 import { SCOPES } from '../contract/scopes.ts';
@@ -109,14 +110,7 @@ export const AccountSchema = v.strictObject({
     created_at: timestamp,
     last_used_at: v.nullable(timestamp),
   }),
-  limits: v.strictObject({
-    final_per_minute_key: int,
-    requests_per_minute_key: int,
-    preview_per_hour_key: int,
-    preview_per_day_key: int,
-    preview_per_hour_account: int,
-    preview_per_day_account: int,
-  }),
+  limits: v.strictObject(Object.fromEntries(Object.keys(ACCOUNT_LIMITS).map((member) => [member, int]))),
 });
 
 export const RESPONSE_SCHEMAS = {
