@@ -11,6 +11,8 @@ export const LIMITS = {
   urlChars: 300,
   integerDigits: 10,
   fractionDigits: 4,
+  /** A subtotal has at most this many digits before the point: it is below 10^15 (422 total_too_large). */
+  subtotalDigits: 15,
   referenceChars: 128,
   idempotencyKeyChars: 255,
   idempotencyMemorySeconds: 24 * 60 * 60,

@@ -1,7 +1,8 @@
 import * as v from 'valibot';
 import { ACCOUNT_LIMITS } from '../accounts/plans.ts';
-import { LOCALES, PAPERS } from '../contract/document-options.ts';
+import { LOCALES, MODES, OUTPUT_FORMAT, PAPERS } from '../contract/document-options.ts';
 import { ERROR_CODES, ERRORS } from '../contract/errors.ts';
+import { LIMITS } from '../contract/limits.ts';
 import { SCOPES } from '../contract/scopes.ts';
 import { TOTALS_MEMBERS } from '../contract/totals.ts';
 
@@ -20,7 +21,7 @@ export const ErrorSchema = v.strictObject({
     details: v.optional(
       v.pipe(
         v.array(v.strictObject({ code: v.picklist(ALL_DETAIL_CODES), message: v.string(), field: v.optional(v.string()) })),
-        v.maxLength(50),
+        v.maxLength(LIMITS.errorDetails),
       ),
     ),
     request_id: v.string(),
@@ -43,7 +44,7 @@ export const TemplateSchema = v.strictObject({
   description: v.string(),
   category: v.string(),
   version: v.pipe(v.string(), v.regex(/^\d+\.\d+\.\d+$/)),
-  output: v.literal('pdf'),
+  output: v.literal(OUTPUT_FORMAT),
   papers: v.array(v.picklist(PAPERS)),
   locales: v.array(v.picklist(LOCALES)),
   required_fields: v.array(v.string()),
@@ -60,7 +61,7 @@ export const DocumentSchema = v.strictObject({
   object: v.literal('document'),
   template: v.string(),
   template_version: v.string(),
-  mode: v.picklist(['final', 'preview']),
+  mode: v.picklist(MODES),
   paper: v.picklist(PAPERS),
   locale: v.string(),
   reference: v.nullable(v.string()),
