@@ -7,5 +7,5 @@ export type Paper = (typeof PAPERS)[number];
 
 export const LOCALES = ['en'] as const;
 
-/** The one output format of this version; `pdf-a3` and `xml` are held for a later one (spec 2.2). */
+/** The one output format of this version; others are reserved for a later one (spec 2.2). */
 export const OUTPUT_FORMAT = 'pdf';

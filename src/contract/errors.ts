@@ -10,7 +10,7 @@ import { AUTH_FAILURE_LIMIT, IN_PROGRESS_RETRY_AFTER_SECONDS, LIMITS } from './l
 /** What `credit_used` says on an error answer; `false_or_null` is null once a charge had started. */
 export type CreditUsedOnError = 'false' | 'null' | 'false_or_null' | 'not_stated';
 
-/** A number as the contract's prose writes it: 131072 is `131,072`. */
+/** A number as the contract's prose writes it, in groups of three digits: `3,000,000`. */
 const inProse = (count: number) => String(count).replace(/\B(?=(\d{3})+$)/g, ',');
 const IDEMPOTENCY_MEMORY_HOURS = LIMITS.idempotencyMemorySeconds / 3600;
 
