@@ -107,7 +107,7 @@ export const REQUEST_PARAMETERS = {
   output: {
     required: false,
     type: 'object',
-    description: 'The form of the document.',
+    description: `Output options; \`format\` is "${OUTPUT_FORMAT}", the one format of this version.`,
     schema: v.strictObject({ format: v.literal(OUTPUT_FORMAT) }),
     refused: { code: 'unsupported_value', field: 'output.format', rule: `must be "${OUTPUT_FORMAT}".` },
   },
