@@ -65,10 +65,10 @@ export const ACCOUNT_LIMITS = {
   preview_per_day_account: 'previewPerDayAccount',
 } as const satisfies Record<string, keyof PlanLimits>;
 
+type AccountLimits = Record<keyof typeof ACCOUNT_LIMITS, number>;
+
 /** The `limits` object of the Account object: the values the limiter enforces for the plan. */
-export function accountLimits(plan: Plan): Record<keyof typeof ACCOUNT_LIMITS, number> {
-  return Object.fromEntries(Object.entries(ACCOUNT_LIMITS).map(([member, limit]) => [member, plan.limits[limit]])) as Record<
-    keyof typeof ACCOUNT_LIMITS,
-    number
-  >;
+export function accountLimits(plan: Plan): AccountLimits {
+  const entries = Object.entries(ACCOUNT_LIMITS).map(([member, limit]) => [member, plan.limits[limit]]);
+  return Object.fromEntries(entries) as AccountLimits;
 }

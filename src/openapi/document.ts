@@ -5,6 +5,7 @@ import { NEWEST_API_VERSION } from '../contract/version.ts';
 import type { RouteSpec } from '../http/route.ts';
 import { RESPONSE_SCHEMAS } from './schemas.ts';
 
+/** Typed as a detail code of the error table, so that renaming the code there fails the build here. */
 const UNKNOWN_VERSION: DetailCode<'invalid_request'> = 'unsupported_version';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
