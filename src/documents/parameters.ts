@@ -41,7 +41,10 @@ interface TemplateParameter extends ParameterBase {
 export type RequestParameter = TopLevelParameter | TemplateParameter;
 
 /** A string out of a list: another string is an unsupported value. */
-function choice(choices: readonly string[], parameter: Omit<ParameterBase, 'type'>): TopLevelParameter {
+function choice<const Choices extends readonly string[]>(
+  choices: Choices,
+  parameter: Omit<ParameterBase, 'type' | 'default'> & { default?: Choices[number] },
+): TopLevelParameter {
   return {
     ...parameter,
     type: 'string',
@@ -108,6 +111,7 @@ export const REQUEST_PARAMETERS = {
     required: false,
     type: 'object',
     description: `Output options; \`format\` is "${OUTPUT_FORMAT}", the one format of this version.`,
+    // Its other members are reserved names, refused before the top level is checked (reserved.ts).
     schema: v.strictObject({ format: v.literal(OUTPUT_FORMAT) }),
     refused: { code: 'unsupported_value', field: 'output.format', rule: `must be "${OUTPUT_FORMAT}".` },
   },
