@@ -18,7 +18,7 @@ export interface PlanLimits {
   readonly replayPreviewPerDayKey: number;
 }
 
-export interface Plan {
+interface Plan {
   readonly monthlyAllowance: number;
   readonly limits: PlanLimits;
 }
@@ -55,14 +55,20 @@ export function planOf(name: string): Plan {
   return isPlanName(name) ? PLANS[name] : PLANS.free;
 }
 
-/** The `limits` member of the Account object (spec 2.8): the values the limiter enforces for the plan. */
-export function accountLimits(plan: Plan) {
-  return {
-    final_per_minute_key: plan.limits.finalPerMinuteKey,
-    requests_per_minute_key: plan.limits.requestsPerMinuteKey,
-    preview_per_hour_key: plan.limits.previewPerHourKey,
-    preview_per_day_key: plan.limits.previewPerDayKey,
-    preview_per_hour_account: plan.limits.previewPerHourAccount,
-    preview_per_day_account: plan.limits.previewPerDayAccount,
-  };
+/** The members of the `limits` object of the Account object (spec 2.8), each with the plan limit it states. */
+export const ACCOUNT_LIMITS = {
+  final_per_minute_key: 'finalPerMinuteKey',
+  requests_per_minute_key: 'requestsPerMinuteKey',
+  preview_per_hour_key: 'previewPerHourKey',
+  preview_per_day_key: 'previewPerDayKey',
+  preview_per_hour_account: 'previewPerHourAccount',
+  preview_per_day_account: 'previewPerDayAccount',
+} as const satisfies Record<string, keyof PlanLimits>;
+
+type AccountLimits = Record<keyof typeof ACCOUNT_LIMITS, number>;
+
+/** The `limits` object of the Account object: the values the limiter enforces for the plan. */
+export function accountLimits(plan: Plan): AccountLimits {
+  const entries = Object.entries(ACCOUNT_LIMITS).map(([member, limit]) => [member, plan.limits[limit]]);
+  return Object.fromEntries(entries) as AccountLimits;
 }

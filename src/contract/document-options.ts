@@ -6,3 +6,6 @@ export const PAPERS = ['a4', 'letter'] as const;
 export type Paper = (typeof PAPERS)[number];
 
 export const LOCALES = ['en'] as const;
+
+/** The one output format of this version; others are reserved for a later one (spec 2.2). */
+export const OUTPUT_FORMAT = 'pdf';

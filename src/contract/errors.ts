@@ -1,10 +1,18 @@
+import { HEADERS } from './headers.ts';
+import { AUTH_FAILURE_LIMIT, IN_PROGRESS_RETRY_AFTER_SECONDS, LIMITS } from './limits.ts';
+
 /**
- * The closed set of error codes of API version 2026-10-01 (spec section 7), with their detail codes.
- * Responses, the OpenAPI document and the /docs/api/errors page are all generated from this table.
+ * The closed set of error codes of this API version (spec section 7), with their detail codes.
+ * Responses, the OpenAPI document and the /docs/api/errors page are all generated from this table; the numbers
+ * and header names its prose quotes are read from their definitions.
  */
 
 /** What `credit_used` says on an error answer; `false_or_null` is null once a charge had started. */
 export type CreditUsedOnError = 'false' | 'null' | 'false_or_null' | 'not_stated';
+
+/** A number as the contract's prose writes it, in groups of three digits: `3,000,000`. */
+const inProse = (count: number) => String(count).replace(/\B(?=(\d{3})+$)/g, ',');
+const IDEMPOTENCY_MEMORY_HOURS = LIMITS.idempotencyMemorySeconds / 3600;
 
 interface ErrorEntry {
   readonly status: number;
@@ -20,28 +28,28 @@ const VALIDATION_DETAILS = {
   wrong_type: 'The value has the wrong JSON type.',
   required: 'A required field is missing, null or blank.',
   unknown_field: 'The template has no field of that name, or a line item has a name other than description, quantity and unit_price.',
-  too_long: 'The value is longer than its limit (text 200 code points, multiline 2,000, line items as text 12,000, url 300).',
+  too_long: `The value is longer than its limit (text ${inProse(LIMITS.textChars)} code points, multiline ${inProse(LIMITS.multilineChars)}, line items as text ${inProse(LIMITS.lineItemsTextChars)}, url ${inProse(LIMITS.urlChars)}).`,
   line_break_not_allowed: 'A one-line text value contains a line break.',
   invalid_characters:
     'The value contains a bidi control (U+202A–U+202E, U+2066–U+2069), U+FEFF, U+200B, another control character, or a CR not followed by LF.',
   invalid_date: 'Not a real calendar date in the form YYYY-MM-DD.',
   not_one_of: 'Not one of the listed values (exact and case-sensitive).',
   not_a_number: 'Not a decimal number in an accepted form.',
-  too_many_digits: 'More than 10 digits before the decimal point or more than 4 after it.',
+  too_many_digits: `More than ${LIMITS.integerDigits} digits before the decimal point or more than ${LIMITS.fractionDigits} after it.`,
   too_many_decimals: "More decimals than the currency's minor unit allows.",
   out_of_range: 'A negative amount, or a percentage above 100.',
   must_be_positive: 'The amount must be greater than 0.',
   unsupported_currency: 'Not one of the 155 accepted ISO 4217 currency codes.',
   no_items: 'An items list has no line item.',
-  too_many_items: 'More than 50 line items.',
+  too_many_items: `More than ${LIMITS.maxLineItems} line items.`,
   items_or_amount: 'A quote needs exactly one of items and amount.',
   requires_field: 'This field needs another field that was not sent (tax_label needs tax_rate).',
   conflicting_fields: 'Two fields that mean the same thing were both sent (related_document and invoice_reference).',
   discount_too_large: 'The discount is larger than the subtotal.',
   amount_paid_too_large: 'The amount paid is larger than the total.',
   negative_total: 'The subtotal is below zero.',
-  total_too_large: 'The subtotal is 10^15 or more.',
-  too_many_fields: '`fields` holds more than 64 names.',
+  total_too_large: `The subtotal is 10^${LIMITS.subtotalDigits} or more.`,
+  too_many_fields: `\`fields\` holds more than ${LIMITS.fieldNames} names.`,
   invalid_url: 'Not an https:// link that follows the url rules.',
 } as const;
 
@@ -52,12 +60,12 @@ export const ERRORS = {
     creditUsed: 'false',
     action: 'Fix the request as the detail code says; retrying it unchanged gives the same answer.',
     details: {
-      malformed_json: 'Not valid JSON or UTF-8, nested deeper than 64 levels, or a repeated name inside one object.',
+      malformed_json: `Not valid JSON or UTF-8, nested deeper than ${LIMITS.jsonDepth} levels, or a repeated name inside one object.`,
       wrong_type: 'Wrong JSON type; includes null for an optional top-level parameter.',
       unknown_parameter: 'Unknown top-level name.',
       required: '`template`, `mode` or `fields` missing, null or blank.',
       unsupported_value: 'Value outside the list for `mode`, `paper`, `locale` or `output`.',
-      unsupported_version: '`Svc-Version` names a version the API lacks.',
+      unsupported_version: `\`${HEADERS.version}\` names a version the API lacks.`,
       invalid_idempotency_key: 'Empty, too long, or outside visible ASCII.',
       invalid_reference: 'Empty, too long, non-printable-ASCII, or leading or trailing space.',
       invalid_template_version: 'Not a major version as digits.',
@@ -75,10 +83,10 @@ export const ERRORS = {
     status: 401,
     meaning: 'Key missing, malformed, unknown or revoked.',
     creditUsed: 'false',
-    action: 'Send `Authorization: Bearer <API_KEY>` with an active key.',
+    action: `Send \`${HEADERS.authorization}: Bearer <API_KEY>\` with an active key.`,
     details: {
-      missing_authorization: 'No Authorization header was sent.',
-      invalid_key: 'The Authorization header does not hold an active key.',
+      missing_authorization: `No ${HEADERS.authorization} header was sent.`,
+      invalid_key: `The ${HEADERS.authorization} header does not hold an active key.`,
     },
   },
   insufficient_credits: {
@@ -113,22 +121,21 @@ export const ERRORS = {
     status: 404,
     meaning: "No such document in the caller's history.",
     creditUsed: 'not_stated',
-    action: 'Records are kept 90 days and are visible only to the account that made them.',
+    action: `Records are kept ${LIMITS.historyRetentionDays} days and are visible only to the account that made them.`,
     details: {},
   },
   file_not_available: {
     status: 404,
     meaning: 'File route always answers this.',
     creditUsed: 'not_stated',
-    action:
-      'Files are not stored. Repeat the POST /api/v1/documents request with the same Idempotency-Key within 24 hours to get the file again free.',
+    action: `Files are not stored. Repeat the POST /api/v1/documents request with the same ${HEADERS.idempotencyKey} within ${IDEMPOTENCY_MEMORY_HOURS} hours to get the file again free.`,
     details: {},
   },
   method_not_allowed: {
     status: 405,
-    meaning: 'Method not taken by the path; `Allow` header lists methods.',
+    meaning: `Method not taken by the path; \`${HEADERS.allow}\` header lists methods.`,
     creditUsed: 'false',
-    action: 'Use one of the methods in the Allow header.',
+    action: `Use one of the methods in the ${HEADERS.allow} header.`,
     details: {},
   },
   template_version_unavailable: {
@@ -140,9 +147,9 @@ export const ERRORS = {
   },
   idempotency_in_progress: {
     status: 409,
-    meaning: 'Same key still running; `Retry-After` in seconds (5).',
+    meaning: `Same key still running; \`${HEADERS.retryAfter}\` in seconds (${IN_PROGRESS_RETRY_AFTER_SECONDS}).`,
     creditUsed: 'false',
-    action: 'Retry with the same key after Retry-After seconds.',
+    action: `Retry with the same key after ${HEADERS.retryAfter} seconds.`,
     retryAfter: true,
     details: {},
   },
@@ -150,7 +157,7 @@ export const ERRORS = {
     status: 409,
     meaning: 'Template changed; retry with a new key (that is a new document and uses a credit).',
     creditUsed: 'false',
-    action: 'Send the request with a new Idempotency-Key; that makes a new document and uses a credit.',
+    action: `Send the request with a new ${HEADERS.idempotencyKey}; that makes a new document and uses a credit.`,
     details: {
       template_version_changed: 'Template has a newer version.',
       output_changed: 'Re-making no longer gives the recorded bytes.',
@@ -160,13 +167,12 @@ export const ERRORS = {
     status: 413,
     meaning: 'Body over the size limit.',
     creditUsed: 'false',
-    action: 'Keep the body within 131,072 bytes.',
+    action: `Keep the body within ${inProse(LIMITS.requestBodyBytes)} bytes.`,
     details: {},
   },
   response_too_large: {
     status: 413,
-    meaning:
-      'PDF too large to return (JSON form limit 3,000,000 bytes before base64; file form 4,000,000 bytes); nothing charged; ask for the file form.',
+    meaning: `PDF too large to return (JSON form limit ${inProse(LIMITS.pdfJsonBytes)} bytes before base64; file form ${inProse(LIMITS.pdfFileBytes)} bytes); nothing charged; ask for the file form.`,
     creditUsed: 'false',
     action: 'Ask for the binary form (Accept: application/pdf), or shorten the document.',
     details: {},
@@ -189,7 +195,7 @@ export const ERRORS = {
     status: 422,
     meaning: 'Key used for a different request (a changed `reference` counts).',
     creditUsed: 'false',
-    action: 'Use a new Idempotency-Key for a different request.',
+    action: `Use a new ${HEADERS.idempotencyKey} for a different request.`,
     details: {},
   },
   render_rejected: {
@@ -201,53 +207,53 @@ export const ERRORS = {
   },
   rate_limited: {
     status: 429,
-    meaning: 'A limit reached; `Retry-After` in seconds; a 429 that is not JSON comes from a firewall in front of the API.',
+    meaning: `A limit reached; \`${HEADERS.retryAfter}\` in seconds; a 429 that is not JSON comes from a firewall in front of the API.`,
     creditUsed: 'false',
-    action: 'Wait Retry-After seconds before sending again.',
+    action: `Wait ${HEADERS.retryAfter} seconds before sending again.`,
     retryAfter: true,
     details: {
       final_key_limit: 'New finals per key per minute.',
       request_key_limit: 'Authenticated requests per key per minute.',
       preview_user_limit: 'Previews per account per hour or day.',
       preview_key_limit: 'Previews per key per hour or day.',
-      auth_failure_limit: 'Failed sign-ins from this network in 10 minutes.',
+      auth_failure_limit: `Failed sign-ins from this network in ${AUTH_FAILURE_LIMIT.windowMinutes} minutes.`,
       replay_limit: 'Idempotent replays per account or per key.',
     },
   },
   commit_status_unknown: {
     status: 500,
-    meaning: 'Document made, credit outcome unconfirmed; wait 35 seconds, retry with same key.',
+    meaning: `Document made, credit outcome unconfirmed; wait ${LIMITS.idempotencyTakeoverSeconds} seconds, retry with same key.`,
     creditUsed: 'null',
-    action: 'Wait 35 seconds, then retry with the same Idempotency-Key; you are charged at most once.',
+    action: `Wait ${LIMITS.idempotencyTakeoverSeconds} seconds, then retry with the same ${HEADERS.idempotencyKey}; you are charged at most once.`,
     details: {},
   },
   internal_error: {
     status: 500,
     meaning: 'Failure on the service side.',
     creditUsed: 'false_or_null',
-    action: 'Retry later with the same Idempotency-Key; report the request id if it persists.',
+    action: `Retry later with the same ${HEADERS.idempotencyKey}; report the request id if it persists.`,
     details: {},
   },
   engine_unavailable: {
     status: 502,
     meaning: 'PDF engine unreachable; nothing charged.',
     creditUsed: 'false',
-    action: 'Retry later with the same Idempotency-Key.',
+    action: `Retry later with the same ${HEADERS.idempotencyKey}.`,
     details: {},
   },
   engine_busy: {
     status: 503,
-    meaning: 'PDF engine at capacity; `Retry-After`.',
+    meaning: `PDF engine at capacity; \`${HEADERS.retryAfter}\`.`,
     creditUsed: 'false',
-    action: 'Retry after Retry-After seconds.',
+    action: `Retry after ${HEADERS.retryAfter} seconds.`,
     retryAfter: true,
     details: {},
   },
   service_busy: {
     status: 503,
-    meaning: 'Shared limit reached or a needed part unreachable; `Retry-After`; request not processed.',
+    meaning: `Shared limit reached or a needed part unreachable; \`${HEADERS.retryAfter}\`; request not processed.`,
     creditUsed: 'false',
-    action: 'Retry after Retry-After seconds.',
+    action: `Retry after ${HEADERS.retryAfter} seconds.`,
     retryAfter: true,
     details: {
       preview_global_limit: 'Everyone’s previews together over the ceiling.',
@@ -258,7 +264,7 @@ export const ERRORS = {
     status: 504,
     meaning: 'Rendering took too long; nothing charged.',
     creditUsed: 'false',
-    action: 'Retry later with the same Idempotency-Key, or shorten the document.',
+    action: `Retry later with the same ${HEADERS.idempotencyKey}, or shorten the document.`,
     details: {},
   },
 } as const satisfies Record<string, ErrorEntry>;
@@ -268,7 +274,3 @@ export type DetailCode<C extends ErrorCode = ErrorCode> = C extends ErrorCode ? 
 export type ValidationDetailCode = DetailCode<'validation_failed'>;
 
 export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
-
-export function errorEntry(code: ErrorCode): ErrorEntry {
-  return ERRORS[code];
-}

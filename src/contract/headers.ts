@@ -1,3 +1,5 @@
+import { TOTALS_MEMBERS, type TotalsMember } from './totals.ts';
+
 /** Header names of the contract (sections 4.2, 7, 8, 9). The service prefix is `Svc-`. */
 export const HEADERS = {
   version: 'Svc-Version',
@@ -24,13 +26,14 @@ export const HEADERS = {
   rateLimitReset: 'RateLimit-Reset',
 } as const;
 
-/** One `Svc-Totals-*` header per Totals member (section 4.2). */
-export const TOTALS_HEADERS = {
-  currency: 'Svc-Totals-Currency',
-  subtotal: 'Svc-Totals-Subtotal',
-  discount: 'Svc-Totals-Discount',
-  tax: 'Svc-Totals-Tax',
-  total: 'Svc-Totals-Total',
-  amount_paid: 'Svc-Totals-Amount-Paid',
-  balance_due: 'Svc-Totals-Balance-Due',
-} as const;
+/** `amount_paid` → `Amount-Paid`. */
+const headerCase = (name: string) =>
+  name
+    .split('_')
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join('-');
+
+/** One `Svc-Totals-*` header per Totals member (section 4.2), named after the member. */
+export const TOTALS_HEADERS = Object.fromEntries(
+  ['currency', ...TOTALS_MEMBERS].map((member) => [member, `Svc-Totals-${headerCase(member)}`]),
+) as Readonly<Record<'currency' | TotalsMember, string>>;

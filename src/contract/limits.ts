@@ -11,6 +11,8 @@ export const LIMITS = {
   urlChars: 300,
   integerDigits: 10,
   fractionDigits: 4,
+  /** A subtotal has at most this many digits before the point: it is below 10^15 (422 total_too_large). */
+  subtotalDigits: 15,
   referenceChars: 128,
   idempotencyKeyChars: 255,
   idempotencyMemorySeconds: 24 * 60 * 60,
@@ -29,6 +31,13 @@ export const LIMITS = {
 
 /** Seconds a client is told to wait on 409 idempotency_in_progress (section 3). */
 export const IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
+/**
+ * Failed sign-ins counted per client network (section 8): past `failures` within the window, a further failure
+ * is answered 429 auth_failure_limit instead of 401. A valid key is never refused by it.
+ */
+export const AUTH_FAILURE_LIMIT = { failures: 20, windowMinutes: 10 } as const;
+/** Seconds a client is told to wait on 503 limiter_unavailable, when the rate limiter's storage cannot be reached. */
+export const LIMITER_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 /** Public routes may be cached for 5 minutes (section 4.1). */
 export const PUBLIC_CACHE_SECONDS = 300;
 /** Seconds a client is told to wait on 503 engine_busy: a render slot frees within milliseconds. */

@@ -1,21 +1,30 @@
 import { escapeHtml, inlineCode, page } from './html.ts';
 
-type OpenApi = { info: { title: string; description: string }; paths: Record<string, Record<string, Operation>> };
+type OpenApi = {
+  info: { title: string; description: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { parameters: Record<string, Parameter> };
+};
+type Parameter = { name: string; in: string; required?: boolean; description?: string };
 type Operation = {
   summary: string;
   description: string;
   security: unknown[];
   'x-required-scope'?: string;
-  parameters?: { name?: string; in?: string; required?: boolean; description?: string; $ref?: string }[];
+  parameters?: (Parameter | { $ref: string })[];
   responses: Record<string, { description: string }>;
 };
 
-function parameterRows(operation: Operation): string {
-  const rows = (operation.parameters ?? []).map((parameter) =>
-    parameter.$ref
-      ? '<tr><td><code>Svc-Version</code></td><td>header</td><td>no</td><td>API version; the newest when absent.</td></tr>'
-      : `<tr><td><code>${escapeHtml(parameter.name ?? '')}</code></td><td>${parameter.in}</td><td>${parameter.required ? 'yes' : 'no'}</td><td>${inlineCode(parameter.description ?? '')}</td></tr>`,
-  );
+/** A parameter of the operation, or the shared one it refers to (`#/components/parameters/<name>`). */
+function resolve(entry: Parameter | { $ref: string }, openApi: OpenApi): Parameter {
+  return '$ref' in entry ? openApi.components.parameters[entry.$ref.split('/').pop()!]! : entry;
+}
+
+function parameterRows(operation: Operation, openApi: OpenApi): string {
+  const rows = (operation.parameters ?? []).map((entry) => {
+    const parameter = resolve(entry, openApi);
+    return `<tr><td><code>${escapeHtml(parameter.name)}</code></td><td>${parameter.in}</td><td>${parameter.required ? 'yes' : 'no'}</td><td>${inlineCode(parameter.description ?? '')}</td></tr>`;
+  });
   return rows.length ? `<table><tr><th>Parameter</th><th>In</th><th>Required</th><th>Meaning</th></tr>${rows.join('')}</table>` : '';
 }
 
@@ -34,7 +43,7 @@ export function apiPage(openApi: OpenApi): Response {
         : 'Public: no key.';
       return `<section><h2><span class="method">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h2>
 <p><strong>${escapeHtml(operation.summary)}.</strong> ${inlineCode(operation.description)} ${access}</p>
-${parameterRows(operation)}${responseRows(operation)}</section>`;
+${parameterRows(operation, openApi)}${responseRows(operation)}</section>`;
     }),
   );
   return page(

@@ -1,9 +1,11 @@
 import { type CreditUsedOnError, ERROR_CODES, ERRORS } from '../contract/errors.ts';
-import { escapeHtml, inlineCode, page } from './html.ts';
+import { HEADERS } from '../contract/headers.ts';
+import { LIMITS } from '../contract/limits.ts';
+import { inlineCode, page } from './html.ts';
 
 const CREDIT_USED: Record<CreditUsedOnError, string> = {
   false: '<code>false</code>: no credit used',
-  null: '<code>null</code>: unconfirmed; retry with the same Idempotency-Key to be charged at most once',
+  null: `<code>null</code>: unconfirmed; retry with the same ${HEADERS.idempotencyKey} to be charged at most once`,
   false_or_null: '<code>false</code>, or <code>null</code> if the charge had started',
   not_stated: 'not stated',
 };
@@ -29,7 +31,7 @@ export function errorsPage(): Response {
     `<h1>API errors</h1>
 <p>Every error is JSON: <code>{"error": {"code", "message", "details"?, "request_id", "docs_url"}, "credit_used"}</code>.
 Key on <code>code</code>; messages may change. Treat a code not listed here by its HTTP status.
-${escapeHtml('details')} lists at most 50 problems, each with <code>code</code>, <code>message</code> and, where it applies, <code>field</code>.</p>
+details lists at most ${LIMITS.errorDetails} problems, each with <code>code</code>, <code>message</code> and, where it applies, <code>field</code>.</p>
 <ul>${index}</ul>${sections}`,
   );
 }

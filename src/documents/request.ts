@@ -1,17 +1,17 @@
+import * as v from 'valibot';
 import { ApiError, type ErrorDetail } from '../contract/api-error.ts';
-import { LOCALES, MODES, type Mode, PAPERS, type Paper } from '../contract/document-options.ts';
+import type { Mode, Paper } from '../contract/document-options.ts';
 import { ERRORS } from '../contract/errors.ts';
 import { LIMITS } from '../contract/limits.ts';
-import { isJsonObject, JsonNumber, type JsonObject, type JsonValue } from '../json/parse.ts';
+import { isJsonObject, type JsonNumber, type JsonObject, type JsonValue } from '../json/parse.ts';
 import type { RenderInput } from '../render/index.ts';
 import { isBlank, type Path, type Problem } from '../templates/field-types.ts';
 import { findTemplate } from '../templates/registry.ts';
 import { majorVersion, renderInput, type TemplateDefinition } from '../templates/template.ts';
 import type { Totals } from '../templates/totals.ts';
 import { validateFields } from './fields.ts';
+import { REQUEST_PARAMETERS, type RequestParameter } from './parameters.ts';
 import { findReservedNames } from './reserved.ts';
-
-const TOP_LEVEL_NAMES = ['template', 'mode', 'fields', 'template_version', 'reference', 'paper', 'locale', 'output'];
 
 /** A request that passed every check of POST /api/v1/documents before rendering, normalised. */
 export interface DocumentRequest {
@@ -29,76 +29,27 @@ export interface DocumentRequest {
 type Detail = ErrorDetail & { code: string };
 const detail = (code: string, field: string, message: string): Detail => ({ code, field, message });
 
-function checkRequired(body: JsonObject, name: string, problems: Detail[]): JsonValue | undefined {
+const TYPE_NAMES = { string: 'a string', object: 'an object' } as const;
+const hasType = (value: JsonValue, type: keyof typeof TYPE_NAMES) => (type === 'string' ? typeof value === 'string' : isJsonObject(value));
+
+/** The problem of one top-level parameter, if it has one: missing, of another JSON type, or a value it does not take. */
+function parameterProblem(body: JsonObject, name: string, parameter: RequestParameter): Detail | undefined {
   const value = body[name];
-  if (isBlank(value)) problems.push(detail('required', name, `${name} is required.`));
-  return isBlank(value) ? undefined : value;
-}
-
-function checkChoice(value: JsonValue | undefined, name: string, choices: readonly string[], problems: Detail[]): string | undefined {
+  if (parameter.required && isBlank(value)) return detail('required', name, `${name} is required.`);
   if (value === undefined) return undefined;
-  if (typeof value !== 'string') {
-    problems.push(detail('wrong_type', name, `${name} must be a string.`));
-    return undefined;
+  if (parameter.type && !hasType(value, parameter.type)) {
+    const message = value === null ? `${name} may be left out but not null.` : `${name} must be ${TYPE_NAMES[parameter.type]}.`;
+    return detail('wrong_type', name, message);
   }
-  if (!choices.includes(value)) {
-    problems.push(detail('unsupported_value', name, `${name} must be one of: ${choices.join(', ')}.`));
-    return undefined;
+  if ('schema' in parameter && !v.is(parameter.schema, value)) {
+    const field = parameter.refused.field ?? name;
+    return detail(parameter.refused.code, field, `${field} ${parameter.refused.rule}`);
   }
-  return value;
+  return undefined;
 }
 
-/** An optional top-level parameter: absent is fine, `null` is a wrong type (spec 2.1 rule 2). */
-function optionalParameter(body: JsonObject, name: string, problems: Detail[]): JsonValue | undefined {
-  if (!Object.hasOwn(body, name)) return undefined;
-  const value = body[name]!;
-  if (value === null && name !== 'template_version') {
-    problems.push(detail('wrong_type', name, `${name} may be left out but not null.`));
-    return undefined;
-  }
-  return value;
-}
-
-function checkReference(value: JsonValue | undefined, problems: Detail[]): string | null {
-  if (value === undefined) return null;
-  if (typeof value !== 'string') {
-    problems.push(detail('wrong_type', 'reference', 'reference must be a string.'));
-    return null;
-  }
-  if (value.length < 1 || value.length > LIMITS.referenceChars || !/^[\x20-\x7e]+$/.test(value) || value.trim() !== value) {
-    problems.push(
-      detail(
-        'invalid_reference',
-        'reference',
-        `reference is 1 to ${LIMITS.referenceChars} printable ASCII characters without leading or trailing space.`,
-      ),
-    );
-    return null;
-  }
-  return value;
-}
-
-function checkTemplateVersion(body: JsonObject, problems: Detail[]): string | undefined {
-  if (!Object.hasOwn(body, 'template_version')) return undefined;
-  const value = body.template_version;
-  const digits = typeof value === 'string' ? value : value instanceof JsonNumber ? value.text : undefined;
-  if (digits === undefined || !/^\d{1,9}$/.test(digits)) {
-    problems.push(detail('invalid_template_version', 'template_version', 'template_version is a major version as digits, such as "2".'));
-    return undefined;
-  }
-  return String(Number(digits));
-}
-
-function checkOutput(value: JsonValue | undefined, problems: Detail[]): void {
-  if (value === undefined) return;
-  if (!isJsonObject(value)) {
-    problems.push(detail('wrong_type', 'output', 'output must be an object.'));
-    return;
-  }
-  if (value.format !== 'pdf') {
-    problems.push(detail('unsupported_value', 'output.format', 'output.format must be "pdf".'));
-  }
-}
+/** The major a valid `template_version` pins, without leading zeros: "02" and 2 both pin "2". */
+const pinnedMajor = (value: string | JsonNumber) => String(Number(typeof value === 'string' ? value : value.text));
 
 function countMessage(count: number, noun: string, verb: string): string {
   return count === 1 ? `1 ${noun} ${verb}.` : `${count} ${noun}s ${verb.replace(/^was /, 'were ')}.`;
@@ -113,7 +64,7 @@ function countedMessage(count: number, noun: string, verb: string): string {
   return `${countMessage(count, noun, verb)} Each is listed in details${listed}.`;
 }
 
-export function formatPath(path: Path): string {
+function formatPath(path: Path): string {
   return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : `${out}.${key}`), 'fields');
 }
 
@@ -144,19 +95,12 @@ export function parseDocumentRequest(body: JsonValue): DocumentRequest {
   }
 
   const problems: Detail[] = Object.keys(body)
-    .filter((name) => !TOP_LEVEL_NAMES.includes(name))
+    .filter((name) => !Object.hasOwn(REQUEST_PARAMETERS, name))
     .map((name) => detail('unknown_parameter', name, `Unknown parameter ${name}.`));
-  const slugValue = checkRequired(body, 'template', problems);
-  if (slugValue !== undefined && typeof slugValue !== 'string')
-    problems.push(detail('wrong_type', 'template', 'template must be a string.'));
-  const mode = checkChoice(checkRequired(body, 'mode', problems), 'mode', MODES, problems) as Mode | undefined;
-  const fields = checkRequired(body, 'fields', problems);
-  if (fields !== undefined && !isJsonObject(fields)) problems.push(detail('wrong_type', 'fields', 'fields must be an object.'));
-  const pinned = checkTemplateVersion(body, problems);
-  const reference = checkReference(optionalParameter(body, 'reference', problems), problems);
-  const paper = checkChoice(optionalParameter(body, 'paper', problems), 'paper', PAPERS, problems) as Paper | undefined;
-  const locale = checkChoice(optionalParameter(body, 'locale', problems), 'locale', LOCALES, problems);
-  checkOutput(optionalParameter(body, 'output', problems), problems);
+  for (const [name, parameter] of Object.entries(REQUEST_PARAMETERS)) {
+    const problem = parameterProblem(body, name, parameter);
+    if (problem) problems.push(problem);
+  }
   if (problems.length) {
     throw new ApiError('invalid_request', {
       message: problems.length === 1 ? problems[0]!.message : countedMessage(problems.length, 'problem', 'was found'),
@@ -164,10 +108,13 @@ export function parseDocumentRequest(body: JsonValue): DocumentRequest {
     });
   }
 
-  const template = findTemplate(slugValue as string);
+  // Every parameter sent now has the type and value its definition takes.
+  const slug = body.template as string;
+  const template = findTemplate(slug);
   if (!template) {
-    throw new ApiError('template_not_found', { message: `No template "${slugValue}"; use GET /api/v1/templates.` });
+    throw new ApiError('template_not_found', { message: `No template "${slug}"; use GET /api/v1/templates.` });
   }
+  const pinned = body.template_version === undefined ? undefined : pinnedMajor(body.template_version as string | JsonNumber);
   if (pinned !== undefined && pinned !== majorVersion(template)) {
     throw new ApiError('template_version_unavailable', {
       detail: 'major_mismatch',
@@ -176,14 +123,14 @@ export function parseDocumentRequest(body: JsonValue): DocumentRequest {
     });
   }
 
-  const read = validateFields(template, fields as JsonObject);
+  const read = validateFields(template, body.fields as JsonObject);
   if (!read.ok) throw validationFailed(read.problems);
   return {
     template,
-    mode: mode!,
-    paper: paper ?? 'a4',
-    locale: locale ?? 'en',
-    reference,
+    mode: body.mode as Mode,
+    paper: (body.paper ?? REQUEST_PARAMETERS.paper.default) as Paper,
+    locale: (body.locale ?? REQUEST_PARAMETERS.locale.default) as string,
+    reference: (body.reference as string | undefined) ?? null,
     values: read.values,
     currency: read.currency,
     digits: read.digits,

@@ -2,10 +2,10 @@ import type { ErrorDetail } from '../contract/api-error.ts';
 import { isJsonObject, type JsonValue } from '../json/parse.ts';
 
 /** Names held for a later version (spec 2.2); each is refused with 400 reserved_field, alone. */
-export const RESERVED_TOP_LEVEL = ['callback_url', 'webhook', 'file_url', 'einvoice', 'validation', 'jurisdiction', 'metadata', 'logo'];
-export const RESERVED_FIELDS = ['seller', 'buyer', 'payment', 'document'];
-export const RESERVED_ITEM_MEMBERS = ['tax'];
-export const RESERVED_OUTPUT_FORMATS = ['pdf-a3', 'xml'];
+const RESERVED_TOP_LEVEL = ['callback_url', 'webhook', 'file_url', 'einvoice', 'validation', 'jurisdiction', 'metadata', 'logo'];
+const RESERVED_FIELDS = ['seller', 'buyer', 'payment', 'document'];
+const RESERVED_ITEM_MEMBERS = ['tax'];
+const RESERVED_OUTPUT_FORMATS = ['pdf-a3', 'xml'];
 
 const reserved = (field: string): ErrorDetail => ({
   code: 'reserved',

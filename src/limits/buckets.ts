@@ -1,12 +1,21 @@
 import type { PlanLimits } from '../accounts/plans.ts';
 import type { ErrorCode } from '../contract/errors.ts';
+import { AUTH_FAILURE_LIMIT } from '../contract/limits.ts';
 
 const MINUTE = 60_000;
-const TEN_MINUTES = 10 * MINUTE;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
+const AUTH_FAILURE_WINDOW = AUTH_FAILURE_LIMIT.windowMinutes * MINUTE;
 
-export interface Refusal {
+/** What a refusal's message calls each window the buckets count in. */
+export const WINDOW_NAMES: Readonly<Record<number, string>> = {
+  [MINUTE]: 'minute',
+  [AUTH_FAILURE_WINDOW]: `${AUTH_FAILURE_LIMIT.windowMinutes} minutes`,
+  [HOUR]: 'hour',
+  [DAY]: 'day',
+};
+
+interface Refusal {
   code: Extract<ErrorCode, 'rate_limited' | 'service_busy'>;
   detail: string;
 }
@@ -53,7 +62,7 @@ export function finalBuckets(keyId: string, plan: PlanLimits): Bucket[] {
 }
 
 /** Everyone's previews together: launch values, the same for every plan. */
-export const GLOBAL_PREVIEW_LIMITS = { perHour: 1_500, perDay: 10_000 };
+const GLOBAL_PREVIEW_LIMITS = { perHour: 1_500, perDay: 10_000 };
 
 export function previewBuckets(accountId: string, keyId: string, plan: PlanLimits): Bucket[] {
   const busy: Refusal = { code: 'service_busy', detail: 'preview_global_limit' };
@@ -114,14 +123,12 @@ export function replayBuckets(mode: 'final' | 'preview', accountId: string, keyI
       ];
 }
 
-/** Failed sign-ins per network: 20 per 10 minutes; never reported, and never refuses a valid key. */
-export const AUTH_FAILURE_LIMIT = 20;
-
+/** Failed sign-ins per network; never reported. */
 export function authFailureBucket(network: string): Bucket {
   return {
     name: `auth-failure:${network}`,
-    limit: AUTH_FAILURE_LIMIT,
-    windowMs: TEN_MINUTES,
+    limit: AUTH_FAILURE_LIMIT.failures,
+    windowMs: AUTH_FAILURE_WINDOW,
     reported: false,
     refusal: rateLimited('auth_failure_limit'),
   };

@@ -1,9 +1,12 @@
 import { toJsonSchema } from '@valibot/to-json-schema';
-import { ERRORS, type ErrorCode } from '../contract/errors.ts';
+import { type DetailCode, ERRORS, type ErrorCode } from '../contract/errors.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { NEWEST_API_VERSION } from '../contract/version.ts';
 import type { RouteSpec } from '../http/route.ts';
 import { RESPONSE_SCHEMAS } from './schemas.ts';
+
+/** Typed as a detail code of the error table, so that renaming the code there fails the build here. */
+const UNKNOWN_VERSION: DetailCode<'invalid_request'> = 'unsupported_version';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -113,14 +116,14 @@ export function buildOpenApi(routes: readonly RouteSpec[], baseUrl: string): Rec
     components: {
       schemas: componentSchemas(),
       securitySchemes: {
-        bearerKey: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>, a live key.' },
+        bearerKey: { type: 'http', scheme: 'bearer', description: `${HEADERS.authorization}: Bearer <API_KEY>, a live key.` },
       },
       parameters: {
         SvcVersion: {
           name: HEADERS.version,
           in: 'header',
           required: false,
-          description: 'API version; without it the newest is used. An unknown version is 400 unsupported_version.',
+          description: `API version; without it the newest is used. An unknown version is ${ERRORS.invalid_request.status} ${UNKNOWN_VERSION}.`,
           schema: { type: 'string', enum: [NEWEST_API_VERSION] },
         },
       },

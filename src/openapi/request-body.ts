@@ -1,37 +1,22 @@
 import * as v from 'valibot';
-import { LOCALES, MODES, PAPERS } from '../contract/document-options.ts';
 import { LIMITS } from '../contract/limits.ts';
+import { REQUEST_PARAMETERS, type RequestParameter } from '../documents/parameters.ts';
 import { TEMPLATES } from '../templates/registry.ts';
-import { fieldsSchema, publishedJsonSchema } from '../templates/template.ts';
+import { publishedJsonSchema, type TemplateDefinition } from '../templates/template.ts';
 
-/** The body of spec 2.1, one variant per template, with each template's fields schema. */
-const documentRequestSchema = v.variant(
-  'template',
-  TEMPLATES.map((template) =>
-    v.strictObject({
-      template: v.literal(template.slug),
-      mode: v.picklist(MODES),
-      fields: fieldsSchema(template),
-      template_version: v.optional(
-        v.pipe(v.string(), v.regex(/^\d+$/), v.metadata({ description: 'Major version as digits; pins the template.' })),
-      ),
-      reference: v.optional(
-        v.pipe(
-          v.string(),
-          v.minLength(1),
-          v.maxLength(LIMITS.referenceChars),
-          v.metadata({ description: "Caller's label, never printed; printable ASCII, no leading or trailing space." }),
-        ),
-      ),
-      paper: v.optional(v.picklist(PAPERS)),
-      locale: v.optional(v.picklist(LOCALES)),
-      output: v.optional(v.strictObject({ format: v.literal('pdf') })),
-    }),
-  ),
-);
+/** The body of a request for one template: every parameter as the validator reads it, with that template's slug and fields. */
+function requestSchemaFor(template: TemplateDefinition) {
+  const entries = Object.entries<RequestParameter>(REQUEST_PARAMETERS).map(([name, parameter]) => {
+    const values = 'schema' in parameter ? parameter.schema : parameter.schemaFor(template);
+    const described = v.pipe(values, v.metadata({ description: parameter.description }));
+    return [name, parameter.required ? described : v.optional(described, parameter.default)];
+  });
+  return v.strictObject(Object.fromEntries(entries) as Record<keyof typeof REQUEST_PARAMETERS, v.GenericSchema>);
+}
 
-const { $schema: _dialect, ...schema } = publishedJsonSchema(documentRequestSchema);
+const { $schema: _dialect, ...schema } = publishedJsonSchema(v.variant('template', TEMPLATES.map(requestSchemaFor)));
 
+/** The body of spec 2.1, one variant per template. */
 export const DOCUMENT_REQUEST_BODY = {
   required: true,
   description: `JSON, at most ${LIMITS.requestBodyBytes} bytes.`,

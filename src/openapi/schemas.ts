@@ -1,7 +1,10 @@
 import * as v from 'valibot';
-import { LOCALES, PAPERS } from '../contract/document-options.ts';
+import { ACCOUNT_LIMITS } from '../accounts/plans.ts';
+import { LOCALES, MODES, OUTPUT_FORMAT, PAPERS } from '../contract/document-options.ts';
 import { ERROR_CODES, ERRORS } from '../contract/errors.ts';
+import { LIMITS } from '../contract/limits.ts';
 import { SCOPES } from '../contract/scopes.ts';
+import { TOTALS_MEMBERS } from '../contract/totals.ts';
 
 /**
  * The response objects of spec 2.6–2.8 and 7 as valibot schemas: published in the OpenAPI document and used
@@ -18,7 +21,7 @@ export const ErrorSchema = v.strictObject({
     details: v.optional(
       v.pipe(
         v.array(v.strictObject({ code: v.picklist(ALL_DETAIL_CODES), message: v.string(), field: v.optional(v.string()) })),
-        v.maxLength(50),
+        v.maxLength(LIMITS.errorDetails),
       ),
     ),
     request_id: v.string(),
@@ -29,14 +32,9 @@ export const ErrorSchema = v.strictObject({
   period_end: v.optional(v.nullable(timestamp)),
 });
 
-export const TotalsSchema = v.strictObject({
+const TotalsSchema = v.strictObject({
   currency: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/)),
-  subtotal: v.optional(figure),
-  discount: v.optional(figure),
-  tax: v.optional(figure),
-  total: v.optional(figure),
-  amount_paid: v.optional(figure),
-  balance_due: v.optional(figure),
+  ...Object.fromEntries(TOTALS_MEMBERS.map((member) => [member, v.optional(figure)])),
 });
 
 export const TemplateSchema = v.strictObject({
@@ -46,7 +44,7 @@ export const TemplateSchema = v.strictObject({
   description: v.string(),
   category: v.string(),
   version: v.pipe(v.string(), v.regex(/^\d+\.\d+\.\d+$/)),
-  output: v.literal('pdf'),
+  output: v.literal(OUTPUT_FORMAT),
   papers: v.array(v.picklist(PAPERS)),
   locales: v.array(v.picklist(LOCALES)),
   required_fields: v.array(v.string()),
@@ -63,7 +61,7 @@ export const DocumentSchema = v.strictObject({
   object: v.literal('document'),
   template: v.string(),
   template_version: v.string(),
-  mode: v.picklist(['final', 'preview']),
+  mode: v.picklist(MODES),
   paper: v.picklist(PAPERS),
   locale: v.string(),
   reference: v.nullable(v.string()),
@@ -113,14 +111,7 @@ export const AccountSchema = v.strictObject({
     created_at: timestamp,
     last_used_at: v.nullable(timestamp),
   }),
-  limits: v.strictObject({
-    final_per_minute_key: int,
-    requests_per_minute_key: int,
-    preview_per_hour_key: int,
-    preview_per_day_key: int,
-    preview_per_hour_account: int,
-    preview_per_day_account: int,
-  }),
+  limits: v.strictObject(Object.fromEntries(Object.keys(ACCOUNT_LIMITS).map((member) => [member, int]))),
 });
 
 export const RESPONSE_SCHEMAS = {
