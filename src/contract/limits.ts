@@ -36,9 +36,5 @@ export const IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
  * is answered 429 auth_failure_limit instead of 401. A valid key is never refused by it.
  */
 export const AUTH_FAILURE_LIMIT = { failures: 20, windowMinutes: 10 } as const;
-/** Seconds a client is told to wait on 503 limiter_unavailable, when the rate limiter's storage cannot be reached. */
-export const LIMITER_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
 /** Public routes may be cached for 5 minutes (section 4.1). */
 export const PUBLIC_CACHE_SECONDS = 300;
-/** Seconds a client is told to wait on 503 engine_busy: a render slot frees within milliseconds. */
-export const ENGINE_BUSY_RETRY_AFTER_SECONDS = 1;

@@ -1,3 +1,4 @@
+import { ERRORS_PAGE_PATH } from '../http/respond.ts';
 import { escapeHtml, inlineCode, page } from './html.ts';
 
 type OpenApi = {
@@ -49,7 +50,7 @@ ${parameterRows(operation, openApi)}${responseRows(operation)}</section>`;
   return page(
     'API reference',
     `<h1>${escapeHtml(openApi.info.title)}</h1><p>${inlineCode(openApi.info.description)}</p>
-<p>Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>. Errors: <a href="/docs/api/errors">/docs/api/errors</a>.</p>
+<p>Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>. Errors: <a href="${ERRORS_PAGE_PATH}">${ERRORS_PAGE_PATH}</a>.</p>
 ${sections.join('\n')}`,
   );
 }

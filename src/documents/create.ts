@@ -4,8 +4,9 @@ import { type AuthContext, requireScope } from '../auth/authenticate.ts';
 import { type Clock, isoSeconds } from '../clock.ts';
 import type { AppConfig } from '../config.ts';
 import { ApiError } from '../contract/api-error.ts';
+import { ERRORS } from '../contract/errors.ts';
 import { HEADERS } from '../contract/headers.ts';
-import { ENGINE_BUSY_RETRY_AFTER_SECONDS, IN_PROGRESS_RETRY_AFTER_SECONDS, LIMITS } from '../contract/limits.ts';
+import { IN_PROGRESS_RETRY_AFTER_SECONDS } from '../contract/limits.ts';
 import { commitDocument } from '../credits/commit.ts';
 import type { Database } from '../db/database.ts';
 import { describeError } from '../db/failures.ts';
@@ -17,7 +18,7 @@ import { isJsonObject, type JsonValue } from '../json/parse.ts';
 import { finalBuckets, previewBuckets, replayBuckets } from '../limits/buckets.ts';
 import { countRequest } from '../limits/count.ts';
 import type { RateLimitReport } from '../limits/report.ts';
-import type { RenderEngine } from '../render/engine.ts';
+import { ENGINE_BUSY_RETRY_AFTER_SECONDS, type RenderEngine } from '../render/engine.ts';
 import { EngineBusy, RenderTimedOut, UndrawableText } from '../render/errors.ts';
 import { type DocumentRow, findDocument } from './record.ts';
 import { type DocumentRequest, parseDocumentRequest, renderInputOf } from './request.ts';
@@ -162,7 +163,7 @@ async function makeNew(
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw new ApiError('commit_status_unknown', {
-      message: `The document was made but the credit could not be confirmed. Wait ${LIMITS.idempotencyTakeoverSeconds} seconds, then retry with the same Idempotency-Key; you are charged at most once.`,
+      message: `The document was made but the credit could not be confirmed. ${ERRORS.commit_status_unknown.action}`,
       creditUsed: null,
     });
   }

@@ -1,11 +1,11 @@
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
+import { WINDOW_NAMES } from './buckets.ts';
 import type { Admission, BucketState } from './limiter.ts';
 
 /** Seconds a client is told to wait on 503 limiter_unavailable: the contract asks for Retry-After, not its value. */
 const LIMITER_RETRY_AFTER_SECONDS = 5;
 
-const WINDOW_NAMES: Record<number, string> = { 60000: 'minute', 600000: '10 minutes', 3600000: 'hour', 86400000: 'day' };
 const secondsUntil = (at: number, now: number) => Math.max(0, Math.ceil((at - now) / 1000));
 const remaining = (state: BucketState) => Math.max(0, state.bucket.limit - state.count);
 

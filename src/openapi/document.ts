@@ -2,6 +2,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import { type DetailCode, ERRORS, type ErrorCode } from '../contract/errors.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { NEWEST_API_VERSION } from '../contract/version.ts';
+import { ERRORS_PAGE_PATH } from '../http/respond.ts';
 import type { RouteSpec } from '../http/route.ts';
 import { RESPONSE_SCHEMAS } from './schemas.ts';
 
@@ -108,7 +109,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], baseUrl: string): Rec
         'Renders invoices, quotes and payment receipts as PDF from JSON. Errors are JSON of the form ' +
         '`{error: {code, message, details?, request_id, docs_url}, credit_used}`; clients key on `code` and treat ' +
         'an unknown code by its HTTP status. Error reference: ' +
-        `${baseUrl}/docs/api/errors`,
+        `${baseUrl}${ERRORS_PAGE_PATH}`,
     },
     servers: [{ url: baseUrl }],
     tags: [{ name: 'Templates' }, { name: 'Documents' }, { name: 'Account' }, { name: 'Meta' }],

@@ -2,6 +2,9 @@ import { EngineBusy, RenderTimedOut } from './errors.ts';
 import type { FontSet } from './fonts.ts';
 import { type RenderInput, renderPdf } from './index.ts';
 
+/** Seconds a client is told to wait on 503 engine_busy: a render slot frees as soon as a render ends. */
+export const ENGINE_BUSY_RETRY_AFTER_SECONDS = 1;
+
 interface EngineLimits {
   /** Renders one process runs at once; more are refused with EngineBusy. */
   renderConcurrency: number;

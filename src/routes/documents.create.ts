@@ -1,3 +1,4 @@
+import { MODES } from '../contract/document-options.ts';
 import { HEADERS, TOTALS_HEADERS } from '../contract/headers.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { type CreatedDocument, createDocument } from '../documents/create.ts';
@@ -47,13 +48,13 @@ export const createDocumentRoute = defineRoute({
           'application/json': { schema: { $ref: '#/components/schemas/DocumentJson' } },
         },
         headers: {
-          Location: header("Path of the document's record."),
-          'Content-Disposition': header('Binary form only: attachment; filename="…" plus filename*=UTF-8\'\'… when needed.'),
+          [HEADERS.location]: header("Path of the document's record."),
+          [HEADERS.contentDisposition]: header('Binary form only: attachment; filename="…" plus filename*=UTF-8\'\'… when needed.'),
           [HEADERS.documentId]: header('Stable document id; a replay returns the original.'),
           [HEADERS.documentSha256]: header('Lower-case hex SHA-256 of the PDF bytes.'),
           [HEADERS.template]: header('Template slug used.'),
           [HEADERS.templateVersion]: header('Full semantic version used.'),
-          [HEADERS.mode]: header('final or preview.', { type: 'string', enum: ['final', 'preview'] }),
+          [HEADERS.mode]: header('final or preview.', { type: 'string', enum: [...MODES] }),
           [HEADERS.creditUsed]: header('true or false.', { type: 'string', enum: ['true', 'false'] }),
           [HEADERS.creditsRemaining]: header('Balance after this call.', { type: 'integer' }),
           [HEADERS.idempotentReplay]: header('true or false.', { type: 'string', enum: ['true', 'false'] }),

@@ -1,6 +1,6 @@
 import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { LOCALES, PAPERS, type Paper } from '../contract/document-options.ts';
+import { LOCALES, OUTPUT_FORMAT, PAPERS, type Paper } from '../contract/document-options.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { JsonNumber } from '../json/parse.ts';
 import type { BusinessDocument } from '../render/document.ts';
@@ -203,7 +203,7 @@ function buildTemplateObject(template: TemplateDefinition) {
     description: template.description,
     category: template.category,
     version: template.version,
-    output: 'pdf',
+    output: OUTPUT_FORMAT,
     papers: [...PAPERS],
     locales: [...LOCALES],
     required_fields: fieldNames(template, true),

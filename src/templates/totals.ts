@@ -1,17 +1,9 @@
-import { TOTALS_MEMBERS } from '../contract/totals.ts';
+import { TOTALS_MEMBERS, type TotalsMember } from '../contract/totals.ts';
 import { Decimal, formatPlain, roundMinor } from '../money/decimal.ts';
 import type { LineItem } from './field-types.ts';
 
 /** The money figures a document prints (spec 2.7); a member the template does not state is absent. */
-export interface Totals {
-  currency: string;
-  subtotal?: Decimal;
-  discount?: Decimal;
-  tax?: Decimal;
-  total?: Decimal;
-  amount_paid?: Decimal;
-  balance_due?: Decimal;
-}
+export type Totals = { currency: string } & { [Member in TotalsMember]?: Decimal };
 
 /** Line amount: quantity × unit price, rounded half away from zero to the minor unit (spec 2.3). */
 export function lineAmount(item: LineItem, digits: number): Decimal {

@@ -1,10 +1,11 @@
+import { LIMITS } from '../../contract/limits.ts';
 import { Decimal } from '../../money/decimal.ts';
 import type { Problem } from '../field-types.ts';
 import type { CheckInput, CheckResult } from '../template.ts';
 import { percentOf, sumOfLines } from '../totals.ts';
 import type { INVOICE_FIELDS } from './fields.ts';
 
-const SUBTOTAL_CEILING = new Decimal('1e15');
+const SUBTOTAL_CEILING = new Decimal(`1e${LIMITS.subtotalDigits}`);
 
 /** Invoice cross-field rules 3–7 of spec 2.5 and its totals. */
 export function checkInvoice({ values, sent, currency, digits }: CheckInput<typeof INVOICE_FIELDS>): CheckResult {
@@ -26,7 +27,7 @@ export function checkInvoice({ values, sent, currency, digits }: CheckInput<type
     return { problems, totals: undefined };
   }
   if (subtotal.gte(SUBTOTAL_CEILING)) {
-    problems.push({ code: 'total_too_large', path: ['items'], message: 'The subtotal must be below 10^15.' });
+    problems.push({ code: 'total_too_large', path: ['items'], message: `The subtotal must be below 10^${LIMITS.subtotalDigits}.` });
     return { problems, totals: undefined };
   }
 

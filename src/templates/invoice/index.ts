@@ -1,3 +1,4 @@
+import { LIMITS } from '../../contract/limits.ts';
 import { sellerName } from '../common-fields.ts';
 import { defineTemplate } from '../template.ts';
 import { checkInvoice } from './checks.ts';
@@ -17,7 +18,7 @@ export const invoice = defineTemplate({
     { code: 'no_items', description: 'At least one line item.' },
     { code: 'too_many_items', description: 'At most 50 line items.' },
     { code: 'negative_total', description: 'The subtotal (sum of rounded lines) is at least 0.' },
-    { code: 'total_too_large', description: 'The subtotal is below 10^15.' },
+    { code: 'total_too_large', description: `The subtotal is below 10^${LIMITS.subtotalDigits}.` },
     { code: 'discount_too_large', description: 'The discount is not above the subtotal.' },
     { code: 'amount_paid_too_large', description: 'amount_paid is not above the total.' },
     { code: 'requires_field', description: 'tax_label needs tax_rate.' },
