@@ -1,9 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, freePort, ROOT, tempDir } from '../support/processes.ts';
-
-const WRANGLER = join(ROOT, '.ci/wrangler.mjs');
+import { BIN, freePort, ROOT, tempDir, wranglerDevArguments } from '../support/processes.ts';
 
 const RUNTIMES = [
   ['Bun', join(BIN, 'bun'), 'src/runtimes/bun.ts'],
@@ -60,24 +58,11 @@ describe.each(RUNTIMES)('a bad setting stops %s with one line naming it', (_, co
 describe('a bad setting on the Worker', () => {
   it('answers every request with the contract 500 and logs the one line naming the setting', async () => {
     const port = await freePort();
-    const child = spawn(
-      process.execPath,
-      [
-        WRANGLER,
-        'dev',
-        '--local',
-        '--port',
-        String(port),
-        '--ip',
-        '127.0.0.1',
-        '--persist-to',
-        tempDir('svc-d1-'),
-        '--show-interactive-dev-session=false',
-        '--var',
-        'PUBLIC_BASE_URL:ftp://x',
-      ],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
-    );
+    const child = spawn(process.execPath, wranglerDevArguments(port, tempDir('svc-d1-'), { PUBLIC_BASE_URL: 'ftp://x' }), {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));

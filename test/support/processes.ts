@@ -111,22 +111,23 @@ export async function startWorker(
   const persist = options.persist ?? tempDir('svc-d1-');
   await wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist]);
   if (seedSql) await wrangler(['d1', 'execute', 'DB', '--local', '--persist-to', persist, '--command', seedSql]);
-  const vars = Object.entries(options.vars ?? {}).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
-  return startProcess(
-    process.execPath,
-    [
-      WRANGLER,
-      'dev',
-      '--local',
-      '--port',
-      String(port),
-      '--ip',
-      '127.0.0.1',
-      '--persist-to',
-      persist,
-      '--show-interactive-dev-session=false',
-      ...vars,
-    ],
-    { port, timeoutMs: 60_000 },
-  );
+  return startProcess(process.execPath, wranglerDevArguments(port, persist, options.vars), { port, timeoutMs: 60_000 });
+}
+
+/** The arguments of `wrangler dev --local` for the Worker on a port, with a local D1 database and settings. */
+export function wranglerDevArguments(port: number, persist: string, vars: Record<string, string> = {}): string[] {
+  const settings = Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
+  return [
+    WRANGLER,
+    'dev',
+    '--local',
+    '--port',
+    String(port),
+    '--ip',
+    '127.0.0.1',
+    '--persist-to',
+    persist,
+    '--show-interactive-dev-session=false',
+    ...settings,
+  ];
 }
