@@ -92,7 +92,7 @@ function unexpected(requestId: string, error: unknown): ApiError {
   );
   if (!unavailable) return new ApiError('internal_error');
   return new ApiError('service_busy', {
-    message: 'The database is busy or cannot be reached; the request was not processed. Retry after Retry-After seconds.',
+    message: `The database is busy or cannot be reached; the request was not processed. Retry after ${HEADERS.retryAfter} seconds.`,
     headers: { [HEADERS.retryAfter]: String(DATABASE_RETRY_AFTER_SECONDS) },
   });
 }

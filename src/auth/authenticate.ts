@@ -1,4 +1,5 @@
 import { ApiError } from '../contract/api-error.ts';
+import { HEADERS } from '../contract/headers.ts';
 import type { Scope } from '../contract/scopes.ts';
 import { describeError } from '../db/failures.ts';
 import { authFailureBucket } from '../limits/buckets.ts';
@@ -10,7 +11,7 @@ import { findActiveKey, type KeyWithAccount, scopesOf, touchKey } from './store.
 export type AuthContext = KeyWithAccount;
 
 /** What a caller presents: the Authorization header as sent (null without one) and the address it came from. */
-interface Credentials {
+interface SignInAttempt {
   readonly authorization: string | null;
   /** The client's address, for the failed-sign-in limit of its network. */
   readonly clientAddress: string | undefined;
@@ -26,14 +27,14 @@ function invalidKey(): ApiError {
 }
 
 /** Section 5: `Authorization: Bearer <key>` only; the key is never read from the URL or the body. */
-async function findKey(credentials: Credentials, deps: LimiterDeps): Promise<AuthContext> {
-  const header = credentials.authorization;
+async function findKey(attempt: SignInAttempt, deps: LimiterDeps): Promise<AuthContext> {
+  const header = attempt.authorization;
   // An empty header counts as none: some proxies (and workerd's) drop empty headers, and the answer must not
   // depend on the runtime.
   if (header === null || header.trim() === '') {
     throw new ApiError('unauthorized', {
       detail: 'missing_authorization',
-      message: 'Send the header Authorization: Bearer <API_KEY>.',
+      message: `Send the header ${HEADERS.authorization}: Bearer <API_KEY>.`,
     });
   }
   const token = BEARER.exec(header)?.[1];
@@ -45,7 +46,7 @@ async function findKey(credentials: Credentials, deps: LimiterDeps): Promise<Aut
   } catch (error) {
     // last_used_at is a convenience for the operator: a write that fails (a busy database) never fails the request.
     console.error(
-      JSON.stringify({ level: 'warn', request_id: credentials.requestId, error: `last_used_at not written: ${describeError(error)}` }),
+      JSON.stringify({ level: 'warn', request_id: attempt.requestId, error: `last_used_at not written: ${describeError(error)}` }),
     );
   }
   return found;
@@ -56,12 +57,12 @@ async function findKey(credentials: Credentials, deps: LimiterDeps): Promise<Aut
  * answered 429 instead of 401; a valid key never meets that limit. The failure's count stays out of the
  * RateLimit headers.
  */
-export async function authenticate(credentials: Credentials, deps: LimiterDeps): Promise<AuthContext> {
+export async function authenticate(attempt: SignInAttempt, deps: LimiterDeps): Promise<AuthContext> {
   try {
-    return await findKey(credentials, deps);
+    return await findKey(attempt, deps);
   } catch (error) {
     if (error instanceof ApiError && error.code === 'unauthorized') {
-      await countRequest([authFailureBucket(networkOf(credentials.clientAddress))], deps, { requestId: credentials.requestId });
+      await countRequest([authFailureBucket(networkOf(attempt.clientAddress))], deps, { requestId: attempt.requestId });
     }
     throw error;
   }

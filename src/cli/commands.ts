@@ -11,11 +11,10 @@ import {
   scopesOf,
 } from '../auth/store.ts';
 import { isoSeconds } from '../clock.ts';
-import { LIMITS } from '../contract/limits.ts';
+import { IDEMPOTENCY_MEMORY_HOURS, LIMITS } from '../contract/limits.ts';
 import { KEY_KINDS, type KeyKind } from '../contract/scopes.ts';
 import type { Database } from '../db/database.ts';
 import { purgeExpired } from '../documents/retention.ts';
-import { MEMORY_HOURS } from '../idempotency/lease.ts';
 
 /** A refusal the operator can act on: printed on stderr, exit code 1. */
 export class CliError extends Error {}
@@ -87,7 +86,7 @@ const KEY_FAILURES: Record<CreateKeyFailure, string> = {
 export const COMMANDS: Record<string, Command> = {
   purge: {
     usage: 'purge',
-    help: `Deletes document records older than ${LIMITS.historyRetentionDays} days, idempotency keys older than ${MEMORY_HOURS} hours and ended rate-limit windows. Run it daily.`,
+    help: `Deletes document records older than ${LIMITS.historyRetentionDays} days, idempotency keys older than ${IDEMPOTENCY_MEMORY_HOURS} hours and ended rate-limit windows. Run it daily.`,
     options: {},
     async run(_input, { db, now }) {
       return { object: 'purge', deleted: await purgeExpired(db, now) };

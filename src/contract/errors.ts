@@ -1,5 +1,5 @@
 import { HEADERS } from './headers.ts';
-import { AUTH_FAILURE_LIMIT, IN_PROGRESS_RETRY_AFTER_SECONDS, LIMITS } from './limits.ts';
+import { AUTH_FAILURE_LIMIT, IDEMPOTENCY_MEMORY_HOURS, IN_PROGRESS_RETRY_AFTER_SECONDS, LIMITS } from './limits.ts';
 
 /**
  * The closed set of error codes of this API version (spec section 7), with their detail codes.
@@ -12,7 +12,6 @@ export type CreditUsedOnError = 'false' | 'null' | 'false_or_null' | 'not_stated
 
 /** A number as the contract's prose writes it, in groups of three digits: `3,000,000`. */
 const inProse = (count: number) => String(count).replace(/\B(?=(\d{3})+$)/g, ',');
-const IDEMPOTENCY_MEMORY_HOURS = LIMITS.idempotencyMemorySeconds / 3600;
 
 interface ErrorEntry {
   readonly status: number;

@@ -29,6 +29,8 @@ export const LIMITS = {
   jsonDepth: 64,
 } as const;
 
+/** How long an Idempotency-Key is remembered, in the hours the texts quote. */
+export const IDEMPOTENCY_MEMORY_HOURS = LIMITS.idempotencyMemorySeconds / 3600;
 /** Seconds a client is told to wait on 409 idempotency_in_progress (section 3). */
 export const IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
 /**

@@ -17,7 +17,7 @@ type CommitOutcome = { kind: 'committed'; creditsRemaining: number } | { kind: '
  */
 function busyBeforeCommit(): ApiError {
   return new ApiError('service_busy', {
-    message: 'The database was busy; the document was not recorded and nothing was charged. Retry after Retry-After seconds.',
+    message: `The database was busy; the document was not recorded and nothing was charged. Retry after ${HEADERS.retryAfter} seconds.`,
     headers: { [HEADERS.retryAfter]: String(DATABASE_RETRY_AFTER_SECONDS) },
   });
 }

@@ -3,7 +3,7 @@ import Libsql from 'libsql';
 import { DatabaseBusy, DatabaseClosed, isLockBusy } from './failures.ts';
 
 type SqlValue = string | number | bigint | boolean | null | Uint8Array;
-export interface SqlStatement {
+interface SqlStatement {
   sql: string;
   args?: SqlValue[];
 }
@@ -69,7 +69,7 @@ function resultSet(
 }
 
 /** How long a call waits in all for another connection's write lock before it fails with DatabaseBusy. */
-export const DEFAULT_BUSY_WAIT_MS = 2_000;
+const DEFAULT_BUSY_WAIT_MS = 2_000;
 /**
  * Pauses between attempts while another connection holds the lock (then the last one, repeated). They are
  * asynchronous: the engine's own busy timeout would wait synchronously and stop the whole process meanwhile.

@@ -27,7 +27,7 @@ export class DatabaseClosed extends Error {
   }
 }
 
-export interface DatabaseUnavailable {
+interface DatabaseUnavailable {
   /**
    * True when the database refused the work before doing any of it (its lock was held, its queue was full, the
    * connection was closed before sending), so nothing was written. False when a connection failed while the

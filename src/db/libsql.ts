@@ -8,15 +8,15 @@ import type { Database } from './database.ts';
 import { EmbeddedClient, type SqlClient } from './embedded.ts';
 import * as schema from './schema.ts';
 
-export const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../../db');
+const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../../db');
 export const DEFAULT_DATABASE_URL = 'file:./data/svc.db';
 
-export interface OpenDatabase {
+interface OpenDatabase {
   db: Database;
   client: SqlClient;
 }
 
-export interface OpenOptions {
+interface OpenOptions {
   /** How long an embedded file's client waits in all for another process's write lock (EmbeddedClient). */
   busyWaitMs?: number;
 }

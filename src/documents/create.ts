@@ -19,9 +19,10 @@ import { finalBuckets, previewBuckets, replayBuckets } from '../limits/buckets.t
 import { countRequest } from '../limits/count.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import { ENGINE_BUSY_RETRY_AFTER_SECONDS, type RenderEngine } from '../render/engine.ts';
-import { EngineBusy, RenderTimedOut, UndrawableText } from '../render/errors.ts';
+import { codePointNames, EngineBusy, RenderTimedOut, UndrawableText } from '../render/errors.ts';
+import { renderInput } from '../templates/template.ts';
 import { type DocumentRow, findDocument } from './record.ts';
-import { type DocumentRequest, parseDocumentRequest, renderInputOf } from './request.ts';
+import { type DocumentRequest, parseDocumentRequest } from './request.ts';
 
 interface CreateDocumentInput {
   /** The calling key and its account. */
@@ -36,8 +37,8 @@ interface CreateDocumentInput {
   readonly requestId: string;
   /** The request's RateLimit report: the document's buckets go into it. */
   readonly rateLimits: RateLimitReport;
-  /** What the request log says: the render time goes here once the PDF exists, and stays if the request then fails. */
-  readonly trace: { renderMs?: number };
+  /** Told the render time once the PDF exists, so that the request log has it even if the request then fails. */
+  readonly onRendered: (renderMs: number) => void;
 }
 
 interface CreateDocumentDeps {
@@ -50,7 +51,7 @@ interface CreateDocumentDeps {
 /** A document made, or made again for a replay, with what the answer tells about it. */
 export interface CreatedDocument {
   /** The request as checked and normalised. */
-  readonly request: DocumentRequest;
+  readonly document: DocumentRequest;
   /** The new record, or for a replay the one recorded the first time. */
   readonly row: DocumentRow;
   readonly bytes: Uint8Array<ArrayBuffer>;
@@ -68,7 +69,7 @@ function requireModeScope(auth: AuthContext, body: JsonValue): void {
 
 function inProgress(): ApiError {
   return new ApiError('idempotency_in_progress', {
-    message: 'A request with this Idempotency-Key is still running; retry with the same key.',
+    message: `A request with this ${HEADERS.idempotencyKey} is still running; retry with the same key.`,
     headers: { [HEADERS.retryAfter]: String(IN_PROGRESS_RETRY_AFTER_SECONDS) },
   });
 }
@@ -86,8 +87,8 @@ async function render(document: DocumentRequest, input: CreateDocumentInput, dep
   let bytes: Uint8Array<ArrayBuffer>;
   try {
     const started = performance.now();
-    bytes = await deps.engine.render(renderInputOf(document));
-    input.trace.renderMs = performance.now() - started;
+    bytes = await deps.engine.render(renderInput(document));
+    input.onRendered(performance.now() - started);
   } catch (error) {
     throw renderRefusal(error);
   }
@@ -104,7 +105,7 @@ async function render(document: DocumentRequest, input: CreateDocumentInput, dep
 function renderRefusal(error: unknown): unknown {
   if (error instanceof UndrawableText) {
     return new ApiError('render_rejected', {
-      message: `The document contains characters the bundled fonts cannot draw (${error.message.replace('cannot draw ', '')}); nothing was charged.`,
+      message: `The document contains characters the bundled fonts cannot draw (${codePointNames(error.codePoints)}); nothing was charged.`,
     });
   }
   if (error instanceof EngineBusy) {
@@ -172,7 +173,7 @@ async function makeNew(
     const current = (await findAccount(deps.db, account.id)) ?? account;
     throw insufficientCredits(current.creditsRemaining, current.periodEnd);
   }
-  return { request: document, row, bytes, creditUsed: final, creditsRemaining: outcome.creditsRemaining, replay: false };
+  return { document, row, bytes, creditUsed: final, creditsRemaining: outcome.creditsRemaining, replay: false };
 }
 
 /** Same key, same request, within 24 hours: the document again, re-rendered and checked against its record. */
@@ -199,7 +200,7 @@ async function replay(
     });
   }
   const account = (await findAccount(deps.db, auth.account.id)) ?? auth.account;
-  return { request: document, row, bytes, creditUsed: false, creditsRemaining: account.creditsRemaining, replay: true };
+  return { document, row, bytes, creditUsed: false, creditsRemaining: account.creditsRemaining, replay: true };
 }
 
 /** Pauses before each later try to give a key back: together longer than a busy database's wait. */
@@ -226,15 +227,19 @@ async function giveBackKey(db: Database, lease: Lease, requestId: string): Promi
       if (outcome === true) return;
     }
     console.error(
-      JSON.stringify({ level: 'warn', request_id: requestId, error: `Idempotency-Key not given back: ${describeError(outcome)}` }),
+      JSON.stringify({
+        level: 'warn',
+        request_id: requestId,
+        error: `${HEADERS.idempotencyKey} not given back: ${describeError(outcome)}`,
+      }),
     );
   })();
 }
 
 /**
  * Makes a document (section 4.2), or gives the one an Idempotency-Key already made. Order: scope by mode, every
- * check of the validate route, the idempotency decision, the credit check, render, then one atomic commit; the
- * caller reads the key header and the body before, and sends nothing until this returns.
+ * check of the validate route, the idempotency decision, the document's rate limits, the credit check, render,
+ * then one atomic commit; the caller reads the key header and the body before, and sends nothing until this returns.
  */
 export async function createDocument(input: CreateDocumentInput, deps: CreateDocumentDeps): Promise<CreatedDocument> {
   const { auth, body, idempotencyKey } = input;
@@ -250,7 +255,9 @@ export async function createDocument(input: CreateDocumentInput, deps: CreateDoc
       now: deps.clock.now(),
     });
     if (decision.kind === 'reused') {
-      throw new ApiError('idempotency_key_reused', { message: 'This Idempotency-Key was used for a different request; use a new key.' });
+      throw new ApiError('idempotency_key_reused', {
+        message: `This ${HEADERS.idempotencyKey} was used for a different request; use a new key.`,
+      });
     }
     if (decision.kind === 'in_progress') throw inProgress();
     if (decision.kind === 'replay') return replay(document, decision.documentId, input, deps);

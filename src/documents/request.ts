@@ -4,10 +4,9 @@ import type { Mode, Paper } from '../contract/document-options.ts';
 import { ERRORS } from '../contract/errors.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { isJsonObject, type JsonNumber, type JsonObject, type JsonValue } from '../json/parse.ts';
-import type { RenderInput } from '../render/index.ts';
 import { isBlank, type Path, type Problem } from '../templates/field-types.ts';
 import { findTemplate } from '../templates/registry.ts';
-import { majorVersion, renderInput, type TemplateDefinition } from '../templates/template.ts';
+import { majorVersion, type TemplateDefinition } from '../templates/template.ts';
 import type { Totals } from '../templates/totals.ts';
 import { validateFields } from './fields.ts';
 import { REQUEST_PARAMETERS, type RequestParameter } from './parameters.ts';
@@ -136,9 +135,4 @@ export function parseDocumentRequest(body: JsonValue): DocumentRequest {
     digits: read.digits,
     totals: read.totals,
   };
-}
-
-/** What the renderer is given for a request: a preview is marked as one. */
-export function renderInputOf(request: DocumentRequest): RenderInput {
-  return renderInput(request, request.paper, request.mode === 'preview');
 }

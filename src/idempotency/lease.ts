@@ -7,8 +7,6 @@ import { newId } from '../ids.ts';
 
 const TAKEOVER_AFTER_MS = LIMITS.idempotencyTakeoverSeconds * 1000;
 export const MEMORY_MS = LIMITS.idempotencyMemorySeconds * 1000;
-/** How long a key is remembered, in the hours the API's texts state it in. */
-export const MEMORY_HOURS = LIMITS.idempotencyMemorySeconds / (60 * 60);
 
 export interface Lease {
   accountId: string;

@@ -7,9 +7,14 @@
 export class UndrawableText extends Error {
   readonly codePoints: number[];
   constructor(codePoints: number[]) {
-    super(`cannot draw ${codePoints.map((cp) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`).join(', ')}`);
+    super(`cannot draw ${codePointNames(codePoints)}`);
     this.codePoints = codePoints;
   }
+}
+
+/** Code points as Unicode writes them: `U+00E9, U+1F600`. */
+export function codePointNames(codePoints: readonly number[]): string {
+  return codePoints.map((cp) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`).join(', ');
 }
 
 /** Every render slot of this process is taken. */

@@ -1,6 +1,6 @@
 import { MODES } from '../contract/document-options.ts';
 import { HEADERS, TOTALS_HEADERS } from '../contract/headers.ts';
-import { LIMITS } from '../contract/limits.ts';
+import { IDEMPOTENCY_MEMORY_HOURS, LIMITS } from '../contract/limits.ts';
 import { type CreatedDocument, createDocument } from '../documents/create.ts';
 import { documentFilename } from '../documents/filename.ts';
 import { documentObject } from '../documents/record.ts';
@@ -11,7 +11,6 @@ import { keyed } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
 import { readIdempotencyKey } from '../idempotency/key.ts';
-import { MEMORY_HOURS } from '../idempotency/lease.ts';
 import { DOCUMENT_REQUEST_BODY } from '../openapi/request-body.ts';
 import { totalsObject } from '../templates/totals.ts';
 
@@ -28,14 +27,14 @@ export const createDocumentRoute = defineRoute({
   doc: {
     operationId: 'createDocument',
     summary: 'Make a document',
-    description: `Renders one document. Mode \`final\` needs scope \`documents:create\` and costs 1 credit, charged only after the PDF exists; \`preview\` needs \`documents:preview\` and is free. The PDF is the body by default; the JSON form only when Accept lists application/json and none of application/pdf, application/*, */*. With an \`Idempotency-Key\` the same request within ${MEMORY_HOURS} hours returns the same document again, free.`,
+    description: `Renders one document. Mode \`final\` needs scope \`documents:create\` and costs 1 credit, charged only after the PDF exists; \`preview\` needs \`documents:preview\` and is free. The PDF is the body by default; the JSON form only when Accept lists application/json and none of application/pdf, application/*, */*. With an \`${HEADERS.idempotencyKey}\` the same request within ${IDEMPOTENCY_MEMORY_HOURS} hours returns the same document again, free.`,
     tag: 'Documents',
     parameters: [
       {
         name: HEADERS.idempotencyKey,
         in: 'header',
         required: false,
-        description: `1 to ${LIMITS.idempotencyKeyChars} visible ASCII characters; a double-quoted value is read without the quotes, so the header value is at most ${IDEMPOTENCY_HEADER_CHARS} characters with them. Remembered ${MEMORY_HOURS} hours per account.`,
+        description: `1 to ${LIMITS.idempotencyKeyChars} visible ASCII characters; a double-quoted value is read without the quotes, so the header value is at most ${IDEMPOTENCY_HEADER_CHARS} characters with them. Remembered ${IDEMPOTENCY_MEMORY_HOURS} hours per account.`,
         schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_HEADER_CHARS },
       },
     ],
@@ -90,10 +89,13 @@ export const createDocumentRoute = defineRoute({
   },
   async handle(context) {
     const { auth, deps, engine, request, requestId, rateLimits, trace } = keyed(context);
+    const onRendered = (renderMs: number) => {
+      trace.renderMs = renderMs;
+    };
     const idempotencyKey = readIdempotencyKey(request.headers.get(HEADERS.idempotencyKey));
     const body = await readJsonBody(request);
     const asJson = wantsJson(request.headers.get('Accept'));
-    const created = await createDocument({ auth, body, idempotencyKey, asJson, requestId, rateLimits, trace }, { ...deps, engine });
+    const created = await createDocument({ auth, body, idempotencyKey, asJson, requestId, rateLimits, onRendered }, { ...deps, engine });
     return documentCreated(created, asJson);
   },
 });
@@ -106,8 +108,8 @@ function base64(bytes: Uint8Array): string {
 
 /** The 201 of section 4.2, binary by default or the JSON form, with every header of its table. */
 function documentCreated(created: CreatedDocument, asJson: boolean): Response {
-  const totals = totalsObject(created.request.totals, created.request.digits);
-  const filename = documentFilename(created.request);
+  const totals = totalsObject(created.document.totals, created.document.digits);
+  const filename = documentFilename(created.document);
   const headers: Record<string, string> = {
     [HEADERS.location]: `/api/v1/documents/${created.row.id}`,
     [HEADERS.documentId]: created.row.id,

@@ -1,6 +1,7 @@
 import { ApiError } from '../contract/api-error.ts';
+import { HEADERS } from '../contract/headers.ts';
+import { IDEMPOTENCY_MEMORY_HOURS } from '../contract/limits.ts';
 import { defineRoute } from '../http/route.ts';
-import { MEMORY_HOURS } from '../idempotency/lease.ts';
 import { ID_PARAMETER } from './documents.get.ts';
 
 export const getDocumentFileRoute = defineRoute({
@@ -11,7 +12,7 @@ export const getDocumentFileRoute = defineRoute({
   doc: {
     operationId: 'getDocumentFile',
     summary: 'Get a document file (reserved)',
-    description: `Reserved: always 404 file_not_available, because no documents are stored. Within ${MEMORY_HOURS} hours the same POST /api/v1/documents request with the same Idempotency-Key returns the file again, free.`,
+    description: `Reserved: always 404 file_not_available, because no documents are stored. Within ${IDEMPOTENCY_MEMORY_HOURS} hours the same POST /api/v1/documents request with the same ${HEADERS.idempotencyKey} returns the file again, free.`,
     tag: 'Documents',
     parameters: [ID_PARAMETER],
     responses: {},
@@ -19,7 +20,7 @@ export const getDocumentFileRoute = defineRoute({
   },
   handle() {
     throw new ApiError('file_not_available', {
-      message: `Files are not stored. Repeat the POST /api/v1/documents request with the same Idempotency-Key within ${MEMORY_HOURS} hours to get it again, free.`,
+      message: `Files are not stored. Repeat the POST /api/v1/documents request with the same ${HEADERS.idempotencyKey} within ${IDEMPOTENCY_MEMORY_HOURS} hours to get it again, free.`,
     });
   },
 });

@@ -1,3 +1,4 @@
+import { HEADERS } from '../contract/headers.ts';
 import { parseDocumentRequest } from '../documents/request.ts';
 import { readJsonBody } from '../http/body.ts';
 import { json } from '../http/respond.ts';
@@ -13,8 +14,7 @@ export const validateDocumentRoute = defineRoute({
   doc: {
     operationId: 'validateDocument',
     summary: 'Validate a document request',
-    description:
-      'Runs exactly the checks of POST /api/v1/documents before rendering: no render, no credit. `Idempotency-Key` is ignored. Works with any valid key.',
+    description: `Runs exactly the checks of POST /api/v1/documents before rendering: no render, no credit. \`${HEADERS.idempotencyKey}\` is ignored. Works with any valid key.`,
     tag: 'Documents',
     requestBody: DOCUMENT_REQUEST_BODY,
     responses: {

@@ -1,6 +1,6 @@
 import { type ConversionConfig, toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
-import { LOCALES, OUTPUT_FORMAT, PAPERS, type Paper } from '../contract/document-options.ts';
+import { LOCALES, type Mode, OUTPUT_FORMAT, PAPERS, type Paper } from '../contract/document-options.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { JsonNumber } from '../json/parse.ts';
 import type { BusinessDocument } from '../render/document.ts';
@@ -18,7 +18,7 @@ export interface FieldSpec<T = unknown, Required extends boolean = boolean> {
 }
 
 /** A template's fields by name. */
-export type FieldMap = Readonly<Record<string, FieldSpec>>;
+type FieldMap = Readonly<Record<string, FieldSpec>>;
 
 /**
  * The normalised values a template's layout receives, derived from its field map: required fields always
@@ -116,23 +116,25 @@ export function defineTemplate<Fields extends FieldMap>(template: TemplateDeclar
   return template;
 }
 
-/** A document as the field types and the template's checks read it. */
-export interface ReadDocument {
+/** A document as the field types and the template's checks read it, with the paper and mode it is asked in. */
+interface DocumentToRender {
   readonly template: TemplateDefinition;
   readonly values: Readonly<Record<string, unknown>>;
   readonly totals: Totals;
   readonly currency: string;
   readonly digits: number;
+  readonly paper: Paper;
+  readonly mode: Mode;
 }
 
-/** What the renderer is given for a read document: its text prepared for layout, its title and footer. */
-export function renderInput(document: ReadDocument, paper: Paper, preview: boolean): RenderInput {
+/** What the renderer is given for a document: its text prepared for layout, its title and footer; a preview marked. */
+export function renderInput(document: DocumentToRender): RenderInput {
   const { template } = document;
   const values = layoutValues(document.values);
   const title = template.titleOf(values);
   return {
-    paper,
-    preview,
+    paper: document.paper,
+    preview: document.mode === 'preview',
     title,
     footer: `${title} · ${template.issuerOf(values)}`,
     layout: (canvas) =>

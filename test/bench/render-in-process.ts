@@ -1,8 +1,9 @@
-import { parseDocumentRequest, renderInputOf } from '../../src/documents/request.ts';
+import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/json/parse.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
 import { renderPdf } from '../../src/render/index.ts';
+import { renderInput } from '../../src/templates/template.ts';
 import { REFERENCES, referenceBody, timeRuns } from './measure.ts';
 
 /**
@@ -12,6 +13,6 @@ import { REFERENCES, referenceBody, timeRuns } from './measure.ts';
 const fonts = loadFonts(readFontFiles());
 for (const reference of REFERENCES) {
   const request = parseDocumentRequest(parseJson(referenceBody(reference.file)));
-  const summary = await timeRuns(async () => (await renderPdf(renderInputOf(request), fonts)).length);
+  const summary = await timeRuns(async () => (await renderPdf(renderInput(request), fonts)).length);
   console.log(JSON.stringify({ document: reference.name, ...summary }));
 }

@@ -1,9 +1,10 @@
 import bold from '../../fonts/NotoSans-Bold.ttf';
 import regular from '../../fonts/NotoSans-Regular.ttf';
-import { type DocumentRequest, parseDocumentRequest, renderInputOf } from '../../src/documents/request.ts';
+import { type DocumentRequest, parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/json/parse.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
 import { renderPdf } from '../../src/render/index.ts';
+import { renderInput } from '../../src/templates/template.ts';
 
 /**
  * Benchmark Worker: POST /prepare/<name> parses a request once; GET /render/<name> renders it; GET /noop is
@@ -20,7 +21,7 @@ export default {
       return new Response('ok');
     }
     if (action === 'render') {
-      const bytes = await renderPdf(renderInputOf(prepared.get(name)!), fonts);
+      const bytes = await renderPdf(renderInput(prepared.get(name)!), fonts);
       return new Response(String(bytes.length));
     }
     return new Response('0');

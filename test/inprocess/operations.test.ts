@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseDocumentRequest, renderInputOf } from '../../src/documents/request.ts';
+import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/json/parse.ts';
 import { RenderEngine } from '../../src/render/engine.ts';
 import { EngineBusy } from '../../src/render/errors.ts';
+import { renderInput } from '../../src/templates/template.ts';
 import { seedCaller } from '../support/accounts.ts';
 import { BASE, createTestApp, testFonts } from '../support/app.ts';
 import { finalInvoice, ledger, makeDocument } from '../support/documents.ts';
@@ -28,7 +29,7 @@ describe('operator switch API_ENABLED=false', () => {
 describe('the render engine', () => {
   it('refuses a render beyond its concurrency with EngineBusy, and takes the next one once a slot is free', async () => {
     const engine = new RenderEngine(testFonts(), { renderConcurrency: 1, renderTimeoutMs: 60_000 });
-    const input = renderInputOf(parseDocumentRequest(parseJson(JSON.stringify(finalInvoice()))));
+    const input = renderInput(parseDocumentRequest(parseJson(JSON.stringify(finalInvoice()))));
     const first = engine.render(input);
     await expect(engine.render(input)).rejects.toBeInstanceOf(EngineBusy);
     expect((await first).length).toBeGreaterThan(1000);

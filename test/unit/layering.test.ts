@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -19,7 +19,8 @@ const LAYERS: readonly (readonly string[])[] = [
 type Graph = ReadonlyMap<string, readonly string[]>;
 
 const SRC = resolve(import.meta.dirname, '../../src');
-const IMPORT = /(?:^|[;\s])(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+/** Static imports and re-exports (with or without `from`), and dynamic `import(…)` with whatever it is given. */
+const IMPORT = /(?:^|[;\s])(?:import|export)(?:\s[^'"();]*?from)?\s*['"]([^'"]+)['"]|\bimport\(([^)]*)\)/g;
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -29,18 +30,46 @@ function sourceFiles(folder: string): string[] {
   });
 }
 
-/** Every module of src/ and the modules of src/ it imports, as paths relative to src/. */
-function importGraph(): Graph {
+/** The module a relative specifier names, as TypeScript's bundler resolution and the runtimes find it. */
+function resolveModule(from: string, specifier: string): string | undefined {
+  const path = resolve(dirname(from), specifier);
+  return [path, path.replace(/\.js$/, '.ts'), `${path}.ts`, join(path, 'index.ts')].find(
+    (candidate) => existsSync(candidate) && statSync(candidate).isFile(),
+  );
+}
+
+/**
+ * Every module of src/ and the modules of src/ it imports, as paths relative to src/; and what the graph cannot
+ * vouch for: a relative import that names no module, or a dynamic import of anything but a string literal.
+ */
+function importGraph(): { graph: Graph; unreadable: string[] } {
   const graph = new Map<string, string[]>();
+  const unreadable: string[] = [];
   for (const file of sourceFiles(SRC)) {
-    const text = readFileSync(file, 'utf8');
-    const targets = [...text.matchAll(IMPORT)]
-      .map((match) => resolve(dirname(file), (match[1] ?? match[2])!))
-      .filter((target) => target.startsWith(SRC) && target.endsWith('.ts'))
-      .map((target) => relative(SRC, target));
-    graph.set(relative(SRC, file), targets);
+    const read = importsOf(file, readFileSync(file, 'utf8'));
+    graph.set(relative(SRC, file), read.targets);
+    unreadable.push(...read.unreadable);
   }
-  return graph;
+  return { graph, unreadable };
+}
+
+/** The modules of src/ one source text imports, and the imports it makes that cannot be followed. */
+function importsOf(file: string, text: string): { targets: string[]; unreadable: string[] } {
+  const module = relative(SRC, file);
+  const targets: string[] = [];
+  const unreadable: string[] = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const literal = match[1] ?? /^\s*['"]([^'"]+)['"]\s*$/.exec(match[2]!)?.[1];
+    if (literal === undefined) {
+      unreadable.push(`${module}: import(${match[2]!.trim()})`);
+      continue;
+    }
+    if (!literal.startsWith('.')) continue;
+    const target = resolveModule(file, literal);
+    if (target?.startsWith(SRC) && target.endsWith('.ts')) targets.push(relative(SRC, target));
+    else if (!target && resolve(dirname(file), literal).startsWith(SRC)) unreadable.push(`${module}: ${literal}`);
+  }
+  return { targets, unreadable };
 }
 
 function layerOf(module: string): number {
@@ -88,11 +117,15 @@ function importCircles(graph: Graph): string[][] {
 }
 
 describe('layering of src/', () => {
-  const graph = importGraph();
+  const { graph, unreadable } = importGraph();
 
   it('reads the imports of every module', () => {
     expect(graph.size).toBeGreaterThan(50);
     expect(graph.get('app.ts')).toContain('routes/index.ts');
+  });
+
+  it('resolves every relative import to a module, and every dynamic import names one literally', () => {
+    expect(unreadable).toEqual([]);
   });
 
   it('gives every folder of src/ a layer', () => {
@@ -105,6 +138,25 @@ describe('layering of src/', () => {
 
   it('has no import circle', () => {
     expect(importCircles(graph)).toEqual([]);
+  });
+
+  it('follows every form of import: side effect, re-export, .js or no extension, dynamic; and flags what it cannot follow', () => {
+    const text = [
+      "import '../app.ts';",
+      "import type { AppDeps } from '../http/context.js';",
+      "export * from '../contract';",
+      "export { ROUTES } from '../routes/index';",
+      "const later = await import('../config.ts');",
+      'const named = await import(`../ids.ts`);',
+      "import { gone } from './no-such-module.ts';",
+    ].join('\n');
+    const read = importsOf(join(SRC, 'render/example.ts'), text);
+    expect(read.targets).toEqual(['app.ts', 'http/context.ts', 'routes/index.ts', 'config.ts']);
+    expect(read.unreadable).toEqual([
+      'render/example.ts: ../contract',
+      'render/example.ts: import(`../ids.ts`)',
+      'render/example.ts: ./no-such-module.ts',
+    ]);
   });
 
   it('would catch an upward import and a circle if one were added', () => {

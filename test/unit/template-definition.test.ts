@@ -65,7 +65,9 @@ describe('a template declared with defineTemplate', () => {
     if (!read.ok) throw new Error(JSON.stringify(read.problems));
     expect(read.totals.total?.toFixed(2)).toBe('12.50');
 
-    const pdf = await readPdf(await renderPdf(renderInput({ template: note, ...read }, 'a4', false), loadFonts(readFontFiles())));
+    const pdf = await readPdf(
+      await renderPdf(renderInput({ template: note, ...read, paper: 'a4', mode: 'final' }), loadFonts(readFontFiles())),
+    );
     expect(pdf.title).toBe('Delivery note DN-7');
     expect(pdf.text).toContain('DELIVERY NOTE');
     expect(pdf.text).toContain('Delivery note DN-7 · Example Studio Ltd');

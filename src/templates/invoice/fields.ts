@@ -1,3 +1,4 @@
+import { LIMITS } from '../../contract/limits.ts';
 import { currencyField, notesField, optional, optionalDate, PARTY_FIELDS, required, requiredDate } from '../common-fields.ts';
 import { discount, lineItems, money, multiline, oneOf, percent, text, url } from '../field-types.ts';
 
@@ -15,7 +16,7 @@ export const INVOICE_FIELDS = {
   po_number: optional(text(), "Buyer's purchase order number, printed as PO no."),
   related_document: optional(text(), 'Number of the document this follows, printed as Ref.'),
   currency: currencyField,
-  items: required(lineItems, '1 to 50 line items.'),
+  items: required(lineItems, `${LIMITS.minLineItems} to ${LIMITS.maxLineItems} line items.`),
   discount: optional(discount, 'A money amount, or a percentage of the subtotal ending in %.'),
   tax_rate: optional(percent, 'Applied to the subtotal after discount, printed on its own line.'),
   tax_label: optional(oneOf(TAX_LABELS), 'Name of the tax line; requires tax_rate; without it the line is called Tax.'),

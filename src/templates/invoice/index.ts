@@ -8,15 +8,14 @@ import { layoutInvoice } from './layout.ts';
 export const invoice = defineTemplate({
   slug: 'invoice',
   name: 'Invoice',
-  description:
-    'Seller-issued invoice with 1 to 50 line items, an optional discount, one optional tax line, an optional amount paid and the balance due.',
+  description: `Seller-issued invoice with ${LIMITS.minLineItems} to ${LIMITS.maxLineItems} line items, an optional discount, one optional tax line, an optional amount paid and the balance due.`,
   category: 'billing',
   version: '2.1.0',
   numberField: 'invoice_number',
   fields: INVOICE_FIELDS,
   rules: [
     { code: 'no_items', description: 'At least one line item.' },
-    { code: 'too_many_items', description: 'At most 50 line items.' },
+    { code: 'too_many_items', description: `At most ${LIMITS.maxLineItems} line items.` },
     { code: 'negative_total', description: 'The subtotal (sum of rounded lines) is at least 0.' },
     { code: 'total_too_large', description: `The subtotal is below 10^${LIMITS.subtotalDigits}.` },
     { code: 'discount_too_large', description: 'The discount is not above the subtotal.' },

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../contract/limits.ts';
 import { currencyField, notesField, optional, optionalDate, PARTY_FIELDS, required, requiredDate } from '../common-fields.ts';
 import { boolean, lineItems, money, multiline, oneOf, text } from '../field-types.ts';
 
@@ -13,7 +14,7 @@ export const QUOTE_FIELDS = {
   related_document: optional(text(), 'Printed as Ref.'),
   scope: required(multiline(), 'Scope of work.'),
   currency: currencyField,
-  items: optional(lineItems, '1 to 50 line items; send either items or amount.'),
+  items: optional(lineItems, `${LIMITS.minLineItems} to ${LIMITS.maxLineItems} line items; send either items or amount.`),
   amount: optional(money, 'Fixed total instead of items; printed normalised.'),
   terms: optional(multiline(), 'Terms of the quote.'),
   notes: notesField,

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../contract/limits.ts';
 import { sellerName } from '../common-fields.ts';
 import { defineTemplate } from '../template.ts';
 import { checkQuote } from './checks.ts';
@@ -7,8 +8,7 @@ import { layoutQuote } from './layout.ts';
 export const quote = defineTemplate({
   slug: 'quote',
   name: 'Quote / Estimate',
-  description:
-    'Scope of work with either 1 to 50 line items and a computed total, or one fixed amount; optional terms and an acceptance block to sign.',
+  description: `Scope of work with either ${LIMITS.minLineItems} to ${LIMITS.maxLineItems} line items and a computed total, or one fixed amount; optional terms and an acceptance block to sign.`,
   category: 'sales',
   version: '1.1.0',
   numberField: 'quote_number',
@@ -16,7 +16,7 @@ export const quote = defineTemplate({
   rules: [
     { code: 'items_or_amount', description: 'Exactly one of items and amount.' },
     { code: 'no_items', description: 'An items list has at least one item.' },
-    { code: 'too_many_items', description: 'At most 50 line items.' },
+    { code: 'too_many_items', description: `At most ${LIMITS.maxLineItems} line items.` },
     {
       code: 'line_amount_rounding',
       description:
