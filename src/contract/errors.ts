@@ -180,7 +180,7 @@ export const ERRORS = {
     status: 415,
     meaning: 'Body not sent as JSON.',
     creditUsed: 'false',
-    action: 'Send the body with Content-Type: application/json.',
+    action: `Send the body with ${HEADERS.contentType}: application/json.`,
     details: {},
   },
   validation_failed: {

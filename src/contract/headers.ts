@@ -24,6 +24,10 @@ export const HEADERS = {
   rateLimitLimit: 'RateLimit-Limit',
   rateLimitRemaining: 'RateLimit-Remaining',
   rateLimitReset: 'RateLimit-Reset',
+  accept: 'Accept',
+  contentType: 'Content-Type',
+  contentLength: 'Content-Length',
+  cacheControl: 'Cache-Control',
 } as const;
 
 /** `amount_paid` → `Amount-Paid`. */

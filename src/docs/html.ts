@@ -1,3 +1,5 @@
+import { HEADERS } from '../contract/headers.ts';
+
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export function escapeHtml(text: string): string {
@@ -20,5 +22,5 @@ code{background:#f3f3f3;padding:0 .25em;border-radius:3px}table{border-collapse:
 td,th{border:1px solid #ddd;padding:.3rem .6rem;text-align:left;vertical-align:top}th{background:#fafafa}
 .method{font-weight:700;font-family:monospace}
 </style></head><body>${body}</body></html>`;
-  return new Response(html, { status: 200, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+  return new Response(html, { status: 200, headers: { [HEADERS.contentType]: 'text/html; charset=utf-8' } });
 }

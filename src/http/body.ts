@@ -1,4 +1,5 @@
 import { ApiError } from '../contract/api-error.ts';
+import { HEADERS } from '../contract/headers.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { JsonSyntaxError, type JsonValue, parseJson } from '../json/parse.ts';
 
@@ -14,7 +15,7 @@ function tooLarge(): ApiError {
 
 /** Reads at most the limit and stops there, whatever Content-Length says or whether it is sent at all. */
 async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
-  const declared = request.headers.get('Content-Length');
+  const declared = request.headers.get(HEADERS.contentLength);
   if (declared !== null && Number(declared) > limit) throw tooLarge();
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
@@ -45,8 +46,8 @@ function malformed(message: string): ApiError {
 
 /** The JSON body of a POST: 415 unless sent as JSON, 413 over the limit, 400 malformed_json otherwise. */
 export async function readJsonBody(request: Request): Promise<JsonValue> {
-  if (!isJsonContentType(request.headers.get('Content-Type'))) {
-    throw new ApiError('unsupported_media_type', { message: 'Send the body as JSON with Content-Type: application/json.' });
+  if (!isJsonContentType(request.headers.get(HEADERS.contentType))) {
+    throw new ApiError('unsupported_media_type', { message: `Send the body as JSON with ${HEADERS.contentType}: application/json.` });
   }
   const bytes = await readLimited(request, LIMITS.requestBodyBytes);
   let text: string;

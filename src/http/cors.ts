@@ -2,8 +2,6 @@ import type { AppConfig } from '../config.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { PUBLIC_CACHE_SECONDS } from '../contract/limits.ts';
 
-/** A standard HTTP header, not one of the contract's (src/contract/headers.ts). */
-export const CACHE_CONTROL = 'Cache-Control';
 const SHARED_CACHE = `public, max-age=${PUBLIC_CACHE_SECONDS}`;
 
 /**
@@ -12,7 +10,10 @@ const SHARED_CACHE = `public, max-age=${PUBLIC_CACHE_SECONDS}`;
  * answer made for one Host to a request for another.
  */
 export function namingBaseUrl(response: Response, config: Pick<AppConfig, 'publicBaseUrl'>): Response {
-  response.headers.set(CACHE_CONTROL, config.publicBaseUrl === undefined ? `private, max-age=${PUBLIC_CACHE_SECONDS}` : SHARED_CACHE);
+  response.headers.set(
+    HEADERS.cacheControl,
+    config.publicBaseUrl === undefined ? `private, max-age=${PUBLIC_CACHE_SECONDS}` : SHARED_CACHE,
+  );
   return response;
 }
 
@@ -20,7 +21,7 @@ export function namingBaseUrl(response: Response, config: Pick<AppConfig, 'publi
 export function withPublicCors(response: Response): Response {
   response.headers.set('Access-Control-Allow-Origin', '*');
   response.headers.set('Vary', HEADERS.version);
-  if (response.status === 200 && !response.headers.has(CACHE_CONTROL)) response.headers.set(CACHE_CONTROL, SHARED_CACHE);
+  if (response.status === 200 && !response.headers.has(HEADERS.cacheControl)) response.headers.set(HEADERS.cacheControl, SHARED_CACHE);
   return response;
 }
 

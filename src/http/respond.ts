@@ -3,11 +3,10 @@ import { HEADERS } from '../contract/headers.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { NEWEST_API_VERSION } from '../contract/version.ts';
 import type { RequestContext } from './context.ts';
-import { CACHE_CONTROL } from './cors.ts';
 
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
   const response = new Response(JSON.stringify(body), { status, headers });
-  response.headers.set('Content-Type', 'application/json; charset=utf-8');
+  response.headers.set(HEADERS.contentType, 'application/json; charset=utf-8');
   return response;
 }
 
@@ -33,7 +32,7 @@ export function errorResponse(error: ApiError, context: Pick<RequestContext, 're
   };
   // docs_url names {base_url}, the request's own origin when PUBLIC_BASE_URL is unset; and an error is an
   // answer to that moment (a limit, a busy engine), so no cache keeps one.
-  return json(body, error.status, { [CACHE_CONTROL]: 'no-store', ...error.headers });
+  return json(body, error.status, { [HEADERS.cacheControl]: 'no-store', ...error.headers });
 }
 
 /** The headers every answer carries (section 9.1 and 7), whoever made it: the handler or a runtime. */

@@ -94,7 +94,7 @@ export const createDocumentRoute = defineRoute({
     };
     const idempotencyKey = readIdempotencyKey(request.headers.get(HEADERS.idempotencyKey));
     const body = await readJsonBody(request);
-    const asJson = wantsJson(request.headers.get('Accept'));
+    const asJson = wantsJson(request.headers.get(HEADERS.accept));
     const created = await createDocument({ auth, body, idempotencyKey, asJson, requestId, rateLimits, onRendered }, { ...deps, engine });
     return documentCreated(created, asJson);
   },
@@ -141,6 +141,6 @@ function documentCreated(created: CreatedDocument, asJson: boolean): Response {
   }
   return new Response(created.bytes, {
     status: 201,
-    headers: { ...headers, 'Content-Type': 'application/pdf', [HEADERS.contentDisposition]: contentDisposition(filename) },
+    headers: { ...headers, [HEADERS.contentType]: 'application/pdf', [HEADERS.contentDisposition]: contentDisposition(filename) },
   });
 }
