@@ -12,10 +12,14 @@ function periodEndAfter(now: number): number {
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
 }
 
+/**
+ * Creates an account, or undefined when an account already has this email address in any letter case: one
+ * INSERT … ON CONFLICT DO NOTHING on the unique lower(email), so two requests at once cannot both succeed.
+ */
 export async function createAccount(
   db: Database,
   input: { email: string; plan: PlanName; credits?: number; emailConfirmed: boolean; now: number },
-): Promise<AccountRow> {
+): Promise<AccountRow | undefined> {
   const [row] = await db
     .insert(accounts)
     .values({
@@ -27,8 +31,9 @@ export async function createAccount(
       periodEnd: periodEndAfter(input.now),
       createdAt: input.now,
     })
+    .onConflictDoNothing()
     .returning();
-  return row!;
+  return row;
 }
 
 export async function findAccount(db: Database, id: string): Promise<AccountRow | undefined> {

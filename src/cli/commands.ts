@@ -109,6 +109,7 @@ export const COMMANDS: Record<string, Command> = {
         emailConfirmed: input.options.unconfirmed !== true,
         now,
       });
+      if (!account) throw new CliError(`An account with the email address "${email}" already exists (letter case aside).`);
       return accountJson(account);
     },
   },

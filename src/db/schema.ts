@@ -1,16 +1,22 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /** Times are integer milliseconds since the epoch (UTC), so that SQL can compare them in atomic statements. */
 
-export const accounts = sqliteTable('accounts', {
-  id: text('id').primaryKey(),
-  email: text('email').notNull(),
-  emailConfirmed: integer('email_confirmed', { mode: 'boolean' }).notNull().default(false),
-  plan: text('plan').notNull(),
-  creditsRemaining: integer('credits_remaining').notNull(),
-  periodEnd: integer('period_end').notNull(),
-  createdAt: integer('created_at').notNull(),
-});
+export const accounts = sqliteTable(
+  'accounts',
+  {
+    id: text('id').primaryKey(),
+    email: text('email').notNull(),
+    emailConfirmed: integer('email_confirmed', { mode: 'boolean' }).notNull().default(false),
+    plan: text('plan').notNull(),
+    creditsRemaining: integer('credits_remaining').notNull(),
+    periodEnd: integer('period_end').notNull(),
+    createdAt: integer('created_at').notNull(),
+  },
+  // One account per email address, whatever its case: addresses are stored as written, compared by lower().
+  (table) => [uniqueIndex('accounts_email').on(sql`lower(${table.email})`)],
+);
 
 export const apiKeys = sqliteTable(
   'api_keys',

@@ -148,7 +148,7 @@ describe('keys', () => {
   });
 
   it('creates no key until the email address is confirmed', async () => {
-    const unconfirmed = await createAccount(app.db, { email: 'new@example.com', plan: 'free', emailConfirmed: false, now: 0 });
+    const unconfirmed = (await createAccount(app.db, { email: 'new@example.com', plan: 'free', emailConfirmed: false, now: 0 }))!;
     expect(await createKey(app.db, { accountId: unconfirmed.id, kind: 'full', name: 'x', now: 0 })).toBe('email_not_confirmed');
     await app.db.update(accounts).set({ emailConfirmed: true }).where(eq(accounts.id, unconfirmed.id));
     expect(typeof (await createKey(app.db, { accountId: unconfirmed.id, kind: 'full', name: 'x', now: 0 }))).toBe('object');

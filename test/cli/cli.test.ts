@@ -79,6 +79,25 @@ describe('operator CLI', { timeout: 90_000 }, () => {
     expect(await svcJson('accounts', 'show', account.id)).toMatchObject({ id: account.id, credits_remaining: 99 });
   });
 
+  it('keeps one account per email address whatever its letter case, also when several processes create it at once', async () => {
+    await svcJson('accounts', 'create', '--email', 'Same@Example.com');
+    const again = await svc('accounts', 'create', '--email', 'same@example.COM');
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe('');
+    expect(again.stderr).toContain('already exists');
+    const racing = await Promise.all([1, 2, 3].map(() => svc('accounts', 'create', '--email', 'race.account@example.com')));
+    expect(racing.filter((r) => r.code === 0)).toHaveLength(1);
+    const client = createClient({ url: databaseUrl });
+    const rows = await client.execute(
+      "SELECT lower(email) AS email, COUNT(*) AS n FROM accounts WHERE lower(email) IN ('same@example.com', 'race.account@example.com') GROUP BY lower(email)",
+    );
+    client.close();
+    expect(rows.rows.map((row) => [row.email, Number(row.n)])).toEqual([
+      ['race.account@example.com', 1],
+      ['same@example.com', 1],
+    ]);
+  });
+
   it('stores the key only as a hash in the database file', async () => {
     const account = await svcJson('accounts', 'create', '--email', 'hash@example.com');
     const key = await svcJson('keys', 'create', '--account', account.id, '--kind', 'full');

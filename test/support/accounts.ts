@@ -14,15 +14,16 @@ export interface Caller {
   headers: Record<string, string>;
 }
 
-/** A confirmed account with one key, made through the same store code the CLI uses. */
+/** A confirmed account with one key, made through the same store code the CLI uses; each with its own address. */
 export async function seedCaller(app: TestApp, options: { plan?: PlanName; credits?: number; kind?: KeyKind } = {}): Promise<Caller> {
   const account = await createAccount(app.db, {
-    email: 'owner@example.com',
+    email: `owner.${crypto.randomUUID()}@example.com`,
     plan: options.plan ?? 'free',
     ...(options.credits === undefined ? {} : { credits: options.credits }),
     emailConfirmed: true,
     now: app.clock.now(),
   });
+  if (!account) throw new Error('seedCaller: the address is taken');
   const key = await addKey(app, account.id, options.kind ?? 'full');
   return { account, ...key };
 }
@@ -41,6 +42,7 @@ export async function seedDatabaseFile(options: { plan: PlanName; credits: numbe
   const url = `file:${join(tempDir('svc-db-'), 'svc.db')}`;
   const { db, client } = await openDatabase(url);
   const account = await createAccount(db, { email: 'owner@example.com', ...options, emailConfirmed: true, now: Date.now() });
+  if (!account) throw new Error('seedDatabaseFile: the address is taken');
   const created = await createKey(db, { accountId: account.id, kind: 'full', name: 'full key', now: Date.now() });
   if (typeof created === 'string') throw new Error(created);
   return { url, client, account, key: created.key };

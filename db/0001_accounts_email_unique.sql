@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX `accounts_email` ON `accounts` (lower("email"));
