@@ -46,6 +46,39 @@ export async function confirmEmail(db: Database, id: string): Promise<AccountRow
   return row;
 }
 
+/** The account with this email address, letter case aside (as the unique index compares them). */
+export async function findAccountByEmail(db: Database, email: string): Promise<AccountRow | undefined> {
+  const [row] = await db.select().from(accounts).where(sql`lower(${accounts.email}) = lower(${email})`);
+  return row;
+}
+
+/** Accounts oldest first, a page at a time: those created after the account `after` (by time, then id). */
+export async function listAccounts(db: Database, page: { limit: number; after?: AccountRow }): Promise<AccountRow[]> {
+  const { after } = page;
+  return db
+    .select()
+    .from(accounts)
+    .where(after ? sql`(${accounts.createdAt}, ${accounts.id}) > (${after.createdAt}, ${after.id})` : undefined)
+    .orderBy(accounts.createdAt, accounts.id)
+    .limit(page.limit);
+}
+
+/** Moves the account to another plan: its rate limits at once, its allowance from the next credit period. */
+export async function changePlan(db: Database, id: string, plan: PlanName): Promise<AccountRow | undefined> {
+  const [row] = await db.update(accounts).set({ plan }).where(eq(accounts.id, id)).returning();
+  return row;
+}
+
+/** Adds credits to the current period in one UPDATE, so that grants made at once all count. */
+export async function addCredits(db: Database, id: string, credits: number): Promise<AccountRow | undefined> {
+  const [row] = await db
+    .update(accounts)
+    .set({ creditsRemaining: sql`${accounts.creditsRemaining} + ${credits}` })
+    .where(eq(accounts.id, id))
+    .returning();
+  return row;
+}
+
 export async function setCredits(db: Database, id: string, remaining: number): Promise<AccountRow | undefined> {
   const [row] = await db.update(accounts).set({ creditsRemaining: remaining }).where(eq(accounts.id, id)).returning();
   return row;

@@ -1,5 +1,15 @@
-import { isPlanName, PLAN_NAMES } from '../accounts/plans.ts';
-import { type AccountRow, confirmEmail, createAccount, findAccount, setCredits } from '../accounts/store.ts';
+import { isPlanName, PLAN_NAMES, type PlanName } from '../accounts/plans.ts';
+import {
+  type AccountRow,
+  addCredits,
+  changePlan,
+  confirmEmail,
+  createAccount,
+  findAccount,
+  findAccountByEmail,
+  listAccounts,
+  setCredits,
+} from '../accounts/store.ts';
 import {
   type CreateKeyFailure,
   createKey,
@@ -71,6 +81,12 @@ function count(value: string, name: string): number {
   return Number(value);
 }
 
+function planOption(input: CommandInput, fallback?: PlanName): PlanName {
+  const plan = typeof input.options.plan === 'string' ? input.options.plan : fallback;
+  if (plan === undefined || !isPlanName(plan)) throw new CliError(`--plan must be one of ${PLAN_NAMES.join(', ')}.`);
+  return plan;
+}
+
 async function existingAccount(db: Database, id: string): Promise<AccountRow> {
   const account = await findAccount(db, id);
   if (!account) throw new CliError(`No account ${id}.`);
@@ -99,8 +115,7 @@ export const COMMANDS: Record<string, Command> = {
     async run(input, { db, now }) {
       const email = requiredString(input, 'email');
       if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new CliError(`"${email}" is not an email address.`);
-      const plan = typeof input.options.plan === 'string' ? input.options.plan : 'free';
-      if (!isPlanName(plan)) throw new CliError(`--plan must be one of ${PLAN_NAMES.join(', ')}.`);
+      const plan = planOption(input, 'free');
       const credits = typeof input.options.credits === 'string' ? count(input.options.credits, 'credits') : undefined;
       const account = await createAccount(db, {
         email,
@@ -120,6 +135,42 @@ export const COMMANDS: Record<string, Command> = {
     async run(input, { db }) {
       const id = onePositional(input, 'account id');
       const account = await confirmEmail(db, id);
+      if (!account) throw new CliError(`No account ${id}.`);
+      return accountJson(account);
+    },
+  },
+  'accounts list': {
+    usage: 'accounts list [--limit N] [--after ACCOUNT_ID]',
+    help: `Lists accounts, oldest first, ${LIMITS.listLimitDefault} at a time (--limit up to ${LIMITS.listLimitMax}); --after the last id of a page gives the next.`,
+    options: { limit: { type: 'string' }, after: { type: 'string' } },
+    async run(input, { db }) {
+      const limit = typeof input.options.limit === 'string' ? count(input.options.limit, 'limit') : LIMITS.listLimitDefault;
+      if (limit < LIMITS.listLimitMin || limit > LIMITS.listLimitMax) {
+        throw new CliError(`--limit must be from ${LIMITS.listLimitMin} to ${LIMITS.listLimitMax}.`);
+      }
+      const after = typeof input.options.after === 'string' ? await existingAccount(db, input.options.after) : undefined;
+      const rows = await listAccounts(db, { limit: limit + 1, ...(after ? { after } : {}) });
+      return { object: 'list', data: rows.slice(0, limit).map(accountJson), has_more: rows.length > limit };
+    },
+  },
+  'accounts find': {
+    usage: 'accounts find --email EMAIL',
+    help: 'Prints the account with this email address, letter case aside.',
+    options: { email: { type: 'string' } },
+    async run(input, { db }) {
+      const email = requiredString(input, 'email');
+      const account = await findAccountByEmail(db, email);
+      if (!account) throw new CliError(`No account with the email address "${email}".`);
+      return accountJson(account);
+    },
+  },
+  'accounts set-plan': {
+    usage: `accounts set-plan ACCOUNT_ID --plan ${PLAN_NAMES.join('|')}`,
+    help: 'Moves the account to another plan: its rate limits change at once, its monthly allowance from the next credit period (credits add or credits set for this one).',
+    options: { plan: { type: 'string' } },
+    async run(input, { db }) {
+      const id = onePositional(input, 'account id');
+      const account = await changePlan(db, id, planOption(input));
       if (!account) throw new CliError(`No account ${id}.`);
       return accountJson(account);
     },
@@ -178,6 +229,17 @@ export const COMMANDS: Record<string, Command> = {
       const created = await regenerateKey(db, id, now);
       if (!created) throw new CliError(`No active key ${id}.`);
       return created;
+    },
+  },
+  'credits add': {
+    usage: 'credits add --account ACCOUNT_ID --credits N',
+    help: 'Adds credits to the current period; grants made at the same time all count.',
+    options: { account: { type: 'string' }, credits: { type: 'string' } },
+    async run(input, { db }) {
+      const id = requiredString(input, 'account');
+      const account = await addCredits(db, id, count(requiredString(input, 'credits'), 'credits'));
+      if (!account) throw new CliError(`No account ${id}.`);
+      return accountJson(account);
     },
   },
   'credits set': {

@@ -98,6 +98,43 @@ describe('operator CLI', { timeout: 90_000 }, () => {
     ]);
   });
 
+  it('lists and finds accounts, changes a plan, and adds credits that all count when granted at once', async () => {
+    const account = await svcJson('accounts', 'create', '--email', 'Daily@Example.com', '--credits', '10');
+    const all = await svcJson('accounts', 'list', '--limit', '100');
+    expect(all).toMatchObject({ object: 'list', has_more: false });
+    const ids = all.data.map((listed: { id: string }) => listed.id);
+    expect(ids).toContain(account.id);
+    const firstTwo = await svcJson('accounts', 'list', '--limit', '2');
+    expect(firstTwo.data.map((listed: { id: string }) => listed.id)).toEqual(ids.slice(0, 2));
+    expect(firstTwo.has_more).toBe(ids.length > 2);
+    const next = await svcJson('accounts', 'list', '--limit', '1', '--after', ids[0]);
+    expect(next.data.map((listed: { id: string }) => listed.id)).toEqual(ids.slice(1, 2));
+
+    expect(await svcJson('accounts', 'find', '--email', 'daily@example.COM')).toEqual(account);
+    expect(await svcJson('accounts', 'set-plan', account.id, '--plan', 'pro')).toMatchObject({
+      id: account.id,
+      plan: 'pro',
+      credits_remaining: 10,
+    });
+    const grants = await Promise.all([1, 2, 3].map(() => svc('credits', 'add', '--account', account.id, '--credits', '5')));
+    expect(grants.map((grant) => grant.code)).toEqual([0, 0, 0]);
+    const client = createClient({ url: databaseUrl });
+    const stored = await client.execute({ sql: 'SELECT plan, credits_remaining FROM accounts WHERE id = ?', args: [account.id] });
+    client.close();
+    expect(stored.rows.map((row) => [row.plan, Number(row.credits_remaining)])).toEqual([['pro', 25]]);
+
+    for (const [args, message] of [
+      [['accounts', 'find', '--email', 'nobody@example.com'], 'No account with the email address'],
+      [['accounts', 'set-plan', account.id, '--plan', 'gold'], '--plan must be one of free, starter, pro'],
+      [['credits', 'add', '--account', 'acct_missing', '--credits', '5'], 'No account acct_missing'],
+      [['accounts', 'list', '--limit', '0'], '--limit must be from 1 to 100'],
+    ] as const) {
+      const refused = await svc(...args);
+      expect(refused.code, args.join(' ')).toBe(1);
+      expect(refused.stderr).toContain(message);
+    }
+  });
+
   it('stores the key only as a hash in the database file', async () => {
     const account = await svcJson('accounts', 'create', '--email', 'hash@example.com');
     const key = await svcJson('keys', 'create', '--account', account.id, '--kind', 'full');
