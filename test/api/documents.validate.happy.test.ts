@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ValidateAnswerSchema } from '../../src/openapi/schemas.ts';
 import { TEMPLATES } from '../../src/templates/registry.ts';
 import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
-import { ROOT } from '../support/processes.ts';
-import { body, INVOICE_FIELDS, post, QUOTE_FIELDS, RECEIPT_FIELDS } from '../support/requests.ts';
+import { body, fixture, INVOICE_FIELDS, post, QUOTE_FIELDS, RECEIPT_FIELDS } from '../support/requests.ts';
 
 let app: TestApp;
 let caller: Caller;
@@ -43,7 +40,7 @@ describe('the validate answer (2.8)', () => {
 
 describe('totals (2.7), computed with exact decimals', () => {
   it('the reference invoice: 10% discount, VAT 21% on the discounted subtotal, amount paid', async () => {
-    const reference = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/reference-invoice.json'), 'utf8'));
+    const reference = fixture('reference-invoice.json');
     expect(await totalsOf(reference)).toEqual({
       currency: 'EUR',
       subtotal: '4840.00',
@@ -56,7 +53,7 @@ describe('totals (2.7), computed with exact decimals', () => {
   });
 
   it('the 50-line reference invoice', async () => {
-    const reference = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/reference-invoice-50.json'), 'utf8'));
+    const reference = fixture('reference-invoice-50.json');
     expect(await totalsOf(reference)).toEqual({
       currency: 'EUR',
       subtotal: '93924.60',

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { seedDatabaseFile } from '../support/accounts.ts';
 import { freePort } from '../support/processes.ts';
-import { referenceBody } from './measure.ts';
+import { fixtureText } from '../support/requests.ts';
 
 /**
  * `npm run bench:load`: Bun servers (LOAD_PROCESSES, default 1, sharing the port) on one embedded database, driven
@@ -51,7 +51,7 @@ for (let i = 0; ; i++) {
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 
-const reference = referenceBody('reference-invoice.json');
+const reference = fixtureText('reference-invoice.json');
 const preview = JSON.stringify({ ...JSON.parse(reference), mode: 'preview' });
 const auth = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
 let counter = 0;

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-
 export const REFERENCES = [
   { name: '3 lines', file: 'reference-invoice.json' },
   { name: '50 lines', file: 'reference-invoice-50.json' },
@@ -8,10 +5,6 @@ export const REFERENCES = [
 
 export const WARMUP = 100;
 export const RUNS = 300;
-
-export function referenceBody(file: string): string {
-  return readFileSync(fileURLToPath(new URL(`../fixtures/${file}`, import.meta.url)), 'utf8');
-}
 
 export interface Summary {
   median: number;

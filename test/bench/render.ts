@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort, startProcess } from '../support/processes.ts';
-import { REFERENCES, RUNS, referenceBody, summarise, WARMUP } from './measure.ts';
+import { fixtureText } from '../support/requests.ts';
+import { REFERENCES, RUNS, summarise, WARMUP } from './measure.ts';
 
 /**
  * `npm run bench`: renders the two reference invoices under Node and under Bun (median and p95 ms per
@@ -55,7 +56,7 @@ async function workerd(): Promise<void> {
     const baseline = await time('/noop');
     for (const reference of REFERENCES) {
       const name = reference.file.replace('.json', '');
-      await fetch(`${server.url}/prepare/${name}`, { method: 'POST', body: referenceBody(reference.file) });
+      await fetch(`${server.url}/prepare/${name}`, { method: 'POST', body: fixtureText(reference.file) });
       const result = await time(`/render/${name}`);
       console.log(
         `workerd  ${reference.name.padEnd(9)} median ${(result.median - baseline.median).toFixed(2)} ms (request ${result.median.toFixed(2)} ms less empty request ${baseline.median.toFixed(2)} ms)  ${result.bytes} bytes`,

@@ -90,23 +90,34 @@ describe('a keyed final that loses the last credit at commit time', () => {
   });
 });
 
+/**
+ * Just before the next commit, another attempt takes the key `order-1` over (its takeover time has passed), then
+ * runs `then`; what that attempt got is in the returned object once the commit has been reached.
+ */
+function takeOverBeforeNextCommit(then: () => Promise<void> = async () => {}) {
+  const taken: { result?: Awaited<ReturnType<typeof acquireLease>> } = {};
+  beforeNextCommit = async () => {
+    app.clock.advance(35_001);
+    taken.result = await acquireLease(app.db, {
+      accountId: caller.account.id,
+      key: 'order-1',
+      fingerprint: fingerprintOf(finalInvoice()),
+      now: app.clock.now(),
+    });
+    await then();
+  };
+  return taken;
+}
+
 describe('a keyed final whose key another attempt holds at commit time', () => {
   it('is 409 idempotency_in_progress while the attempt that took the key over still runs, and that attempt commits once', async () => {
     await app.db.update(accounts).set({ creditsRemaining: 2 }).where(eq(accounts.id, caller.account.id));
-    let takeover: Awaited<ReturnType<typeof acquireLease>> | undefined;
-    beforeNextCommit = async () => {
-      app.clock.advance(35_001);
-      takeover = await acquireLease(app.db, {
-        accountId: caller.account.id,
-        key: 'order-1',
-        fingerprint: fingerprintOf(finalInvoice()),
-        now: app.clock.now(),
-      });
-    };
+    const taken = takeOverBeforeNextCommit();
     const late = await makeDocument(app, caller, finalInvoice(), { key: 'order-1' });
     const body = await expectError(late, 409, 'idempotency_in_progress');
     expect(body.credit_used).toBe(false);
     expect(late.headers.get('Retry-After')).toBe('5');
+    const takeover = taken.result;
     if (takeover?.kind !== 'acquired') throw new Error('the later attempt did not take the key over');
     expect(await ledger(app, caller)).toMatchObject({ credits: 2, documents: 0 });
     expect(await keyRow(caller)).toMatchObject({ leaseId: takeover.lease.leaseId, documentId: null });
@@ -123,18 +134,11 @@ describe('a keyed final whose key another attempt holds at commit time', () => {
   });
 
   it('is 409, not 402, when the credit is gone too: the key is the other attempt’s to give back', async () => {
-    let takeover: Awaited<ReturnType<typeof acquireLease>> | undefined;
-    beforeNextCommit = async () => {
-      app.clock.advance(35_001);
-      takeover = await acquireLease(app.db, {
-        accountId: caller.account.id,
-        key: 'order-1',
-        fingerprint: fingerprintOf(finalInvoice()),
-        now: app.clock.now(),
-      });
+    const taken = takeOverBeforeNextCommit(async () => {
       await app.db.update(accounts).set({ creditsRemaining: 0 }).where(eq(accounts.id, caller.account.id));
-    };
+    });
     await expectError(await makeDocument(app, caller, finalInvoice(), { key: 'order-1' }), 409, 'idempotency_in_progress');
+    const takeover = taken.result;
     if (takeover?.kind !== 'acquired') throw new Error('the later attempt did not take the key over');
     expect(await keyRow(caller)).toMatchObject({ leaseId: takeover.lease.leaseId, documentId: null });
     expect(await ledger(app, caller)).toMatchObject({ credits: 0, documents: 0 });

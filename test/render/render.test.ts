@@ -1,5 +1,4 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UndrawableText } from '../../src/render/errors.ts';
@@ -7,23 +6,15 @@ import { findTemplate, TEMPLATES } from '../../src/templates/registry.ts';
 import { readPdf, sha256 } from '../support/pdf.ts';
 import { BIN, ROOT } from '../support/processes.ts';
 import { renderBody } from '../support/render.ts';
-import { INVOICE_FIELDS, QUOTE_FIELDS, RECEIPT_FIELDS } from '../support/requests.ts';
-
-const reference = (file: string) => JSON.parse(readFileSync(join(ROOT, 'test/fixtures', file), 'utf8'));
-const final = (template: string, fields: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  template,
-  mode: 'final',
-  fields,
-  ...extra,
-});
+import { finalBody, fixture, INVOICE_FIELDS, QUOTE_FIELDS, RECEIPT_FIELDS } from '../support/requests.ts';
 
 /**
  * The bytes of these fixtures per template version. A change that alters them fails here until the
  * template's version is raised (spec 9.5: appearance → minor, no output change → patch) and the hash renewed.
  */
 const FIXTURES: Record<string, () => unknown> = {
-  'invoice@2.1.0 reference 3 lines': () => reference('reference-invoice.json'),
-  'invoice@2.1.0 reference 50 lines': () => reference('reference-invoice-50.json'),
+  'invoice@2.1.0 reference 3 lines': () => fixture('reference-invoice.json'),
+  'invoice@2.1.0 reference 50 lines': () => fixture('reference-invoice-50.json'),
   'invoice@2.1.0 example letter preview': () => ({ ...findTemplate('invoice')!.example, paper: 'letter' }),
   'quote@1.1.0 example': () => ({ ...findTemplate('quote')!.example, mode: 'final' }),
   'receipt@1.1.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
@@ -44,15 +35,15 @@ describe('deterministic bytes (spec 9.7)', () => {
   });
 
   it('gives the same bytes again, after other documents in between', async () => {
-    const body = reference('reference-invoice.json');
+    const body = fixture('reference-invoice.json');
     const first = sha256(await renderBody(body));
     for (const template of TEMPLATES) await renderBody(template.example);
-    await renderBody(reference('reference-invoice-50.json'));
+    await renderBody(fixture('reference-invoice-50.json'));
     expect(sha256(await renderBody(body))).toBe(first);
   });
 
   it('gives the same bytes in a fresh Node process and in Bun', async () => {
-    const expected = sha256(await renderBody(reference('reference-invoice.json')));
+    const expected = sha256(await renderBody(fixture('reference-invoice.json')));
     const script = join(ROOT, 'test/support/render-sha.ts');
     const input = join(ROOT, 'test/fixtures/reference-invoice.json');
     expect(execFileSync(process.execPath, [script, input], { encoding: 'utf8' }).trim()).toBe(expected);
@@ -60,14 +51,14 @@ describe('deterministic bytes (spec 9.7)', () => {
   });
 
   it('stays under 30 KB for the reference documents', async () => {
-    expect((await renderBody(reference('reference-invoice.json'))).length).toBeLessThan(30_000);
-    expect((await renderBody(reference('reference-invoice-50.json'))).length).toBeLessThan(30_000);
+    expect((await renderBody(fixture('reference-invoice.json'))).length).toBeLessThan(30_000);
+    expect((await renderBody(fixture('reference-invoice-50.json'))).length).toBeLessThan(30_000);
   });
 });
 
 describe('what each template prints (spec 2.5)', () => {
   it('invoice: heading, parties, facts, table, totals, payment block and notes', async () => {
-    const pdf = await readPdf(await renderBody(reference('reference-invoice.json')));
+    const pdf = await readPdf(await renderBody(fixture('reference-invoice.json')));
     expect(pdf.title).toBe('Invoice INV-2025-00042');
     const text = pdf.text;
     for (const expected of [
@@ -113,7 +104,7 @@ describe('what each template prints (spec 2.5)', () => {
 
   it('invoice: the payment link is printed in full and links to exactly that text', async () => {
     const link = `  HTTPS://pay.example.com/i/${'x'.repeat(250)}?a=1&b=2  `;
-    const pdf = await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, payment_link: link })));
+    const pdf = await readPdf(await renderBody(finalBody('invoice', { ...INVOICE_FIELDS, payment_link: link })));
     const printed = `https://pay.example.com/i/${'x'.repeat(250)}?a=1&b=2`;
     const links = pdf.pages.flatMap((page) => page.links);
     expect(links.length).toBeGreaterThan(1);
@@ -123,7 +114,7 @@ describe('what each template prints (spec 2.5)', () => {
   });
 
   it('invoice: optional fields left out take their labels with them', async () => {
-    const text = (await readPdf(await renderBody(final('invoice', INVOICE_FIELDS)))).text;
+    const text = (await readPdf(await renderBody(finalBody('invoice', INVOICE_FIELDS)))).text;
     for (const label of [
       'Tax / VAT No.',
       'Due date',
@@ -142,15 +133,16 @@ describe('what each template prints (spec 2.5)', () => {
   });
 
   it('invoice: the tax line is called Tax without tax_label, and Ref. prints related_document', async () => {
-    const text = (await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, tax_rate: '7.5%', related_document: 'PO-REF-9' }))))
-      .text;
+    const text = (
+      await readPdf(await renderBody(finalBody('invoice', { ...INVOICE_FIELDS, tax_rate: '7.5%', related_document: 'PO-REF-9' })))
+    ).text;
     expect(text).toContain('Tax 7.5%');
     expect(text).toContain('Ref.');
     expect(text).toContain('PO-REF-9');
   });
 
   it('prints text as sent: markup characters are themselves', async () => {
-    const text = (await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, seller_name: '<b>&amp; "Co" </b>' })))).text;
+    const text = (await readPdf(await renderBody(finalBody('invoice', { ...INVOICE_FIELDS, seller_name: '<b>&amp; "Co" </b>' })))).text;
     expect(text).toContain('<b>&amp; "Co" </b>');
   });
 
@@ -176,7 +168,7 @@ describe('what each template prints (spec 2.5)', () => {
   });
 
   it('estimate with a fixed amount, printed normalised, and no acceptance block', async () => {
-    const pdf = await readPdf(await renderBody(final('quote', { ...QUOTE_FIELDS, document_title: 'Estimate', amount: '1250.5' })));
+    const pdf = await readPdf(await renderBody(finalBody('quote', { ...QUOTE_FIELDS, document_title: 'Estimate', amount: '1250.5' })));
     expect(pdf.title).toBe('Estimate Q-1');
     expect(pdf.text).toContain('ESTIMATE');
     expect(pdf.text).toContain('USD 1,250.50');
@@ -209,31 +201,31 @@ describe('what each template prints (spec 2.5)', () => {
   });
 
   it('receipt: the deprecated invoice_reference prints as Invoice no. too', async () => {
-    const text = (await readPdf(await renderBody(final('receipt', { ...RECEIPT_FIELDS, invoice_reference: 'INV-OLD-7' })))).text;
+    const text = (await readPdf(await renderBody(finalBody('receipt', { ...RECEIPT_FIELDS, invoice_reference: 'INV-OLD-7' })))).text;
     expect(text).toContain('Invoice no.');
     expect(text).toContain('INV-OLD-7');
   });
 
   it('money says its currency and uses its minor digits: JPY without decimals, KWD with three', async () => {
-    const jpy = (await readPdf(await renderBody(final('receipt', { ...RECEIPT_FIELDS, currency: 'JPY', amount: '1234567' })))).text;
+    const jpy = (await readPdf(await renderBody(finalBody('receipt', { ...RECEIPT_FIELDS, currency: 'JPY', amount: '1234567' })))).text;
     expect(jpy).toContain('JPY 1,234,567');
-    const kwd = (await readPdf(await renderBody(final('receipt', { ...RECEIPT_FIELDS, currency: 'KWD', amount: '1234.5' })))).text;
+    const kwd = (await readPdf(await renderBody(finalBody('receipt', { ...RECEIPT_FIELDS, currency: 'KWD', amount: '1234.5' })))).text;
     expect(kwd).toContain('KWD 1,234.500');
   });
 });
 
 describe('paper sizes', () => {
   it('A4 by default, Letter when asked', async () => {
-    const a4 = await readPdf(await renderBody(final('receipt', RECEIPT_FIELDS)));
+    const a4 = await readPdf(await renderBody(finalBody('receipt', RECEIPT_FIELDS)));
     expect([Math.round(a4.pages[0]!.width), Math.round(a4.pages[0]!.height)]).toEqual([595, 842]);
-    const letter = await readPdf(await renderBody(final('receipt', RECEIPT_FIELDS, { paper: 'letter' })));
+    const letter = await readPdf(await renderBody(finalBody('receipt', RECEIPT_FIELDS, { paper: 'letter' })));
     expect([letter.pages[0]!.width, letter.pages[0]!.height]).toEqual([612, 792]);
   });
 });
 
 describe('preview marking (spec 3)', () => {
   it('marks every page of a preview with real text and titles it as a preview', async () => {
-    const body = { ...reference('reference-invoice-50.json'), mode: 'preview' };
+    const body = { ...fixture('reference-invoice-50.json'), mode: 'preview' };
     const pdf = await readPdf(await renderBody(body));
     expect(pdf.title).toBe('Preview – not a valid document');
     expect(pdf.pages.length).toBeGreaterThan(1);
@@ -243,7 +235,7 @@ describe('preview marking (spec 3)', () => {
   });
 
   it('never marks a final', async () => {
-    const pdf = await readPdf(await renderBody(reference('reference-invoice-50.json')));
+    const pdf = await readPdf(await renderBody(fixture('reference-invoice-50.json')));
     expect(pdf.text).not.toContain('PREVIEW');
     expect(pdf.title).toBe('Invoice INV-2025-00050');
   });
@@ -271,7 +263,7 @@ describe('long content', () => {
   };
 
   it('paginates a 50-item invoice with 200-character descriptions and 2,000-character blocks', async () => {
-    const pdf = await readPdf(await renderBody(final('invoice', longFields)));
+    const pdf = await readPdf(await renderBody(finalBody('invoice', longFields)));
     const count = pdf.pages.length;
     expect(count).toBeGreaterThan(2);
     pdf.pages.forEach((page, index) => {
@@ -303,7 +295,7 @@ describe('long content', () => {
     const word = 'W'.repeat(200);
     const pdf = await readPdf(
       await renderBody(
-        final('invoice', { ...INVOICE_FIELDS, seller_name: word, items: [{ description: word, quantity: '1', unit_price: '1' }] }),
+        finalBody('invoice', { ...INVOICE_FIELDS, seller_name: word, items: [{ description: word, quantity: '1', unit_price: '1' }] }),
       ),
     );
     const page = pdf.pages[0]!;
@@ -315,14 +307,14 @@ describe('long content', () => {
 
 describe('characters the fonts cannot draw', () => {
   it('are refused, naming them, rather than drawn as empty boxes', async () => {
-    const attempt = renderBody(final('invoice', { ...INVOICE_FIELDS, client_name: 'Client 株式会社 😀' }));
+    const attempt = renderBody(finalBody('invoice', { ...INVOICE_FIELDS, client_name: 'Client 株式会社 😀' }));
     await expect(attempt).rejects.toBeInstanceOf(UndrawableText);
     await expect(attempt).rejects.toThrow('U+682A');
   });
 
   it('Latin with diacritics, Vietnamese, Greek, Cyrillic and common symbols are drawn', async () => {
     const text = 'Łódź Ærø Ğüzel Tiếng Việt Ἀθῆναι Україна Қазақ € £ ¥ ₹ № ™ – — … « » “ ”';
-    const pdf = await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, notes: text })));
+    const pdf = await readPdf(await renderBody(finalBody('invoice', { ...INVOICE_FIELDS, notes: text })));
     expect(pdf.text).toContain(text);
   });
 });

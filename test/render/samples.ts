@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findTemplate } from '../../src/templates/registry.ts';
 import { ROOT } from '../support/processes.ts';
 import { renderBody } from '../support/render.ts';
+import { fixture } from '../support/requests.ts';
 
 /**
  * `node test/render/samples.ts`: renders the three templates on A4 and Letter, the 50-line reference invoice and
@@ -11,7 +12,6 @@ import { renderBody } from '../support/render.ts';
  * git), as PDF and as PNG pages at 60 dpi (`pdftoppm` from poppler-utils), for a person to look at.
  */
 const OUT = join(ROOT, 'dist/samples');
-const reference = (file: string) => JSON.parse(readFileSync(join(ROOT, 'test/fixtures', file), 'utf8'));
 const long = (n: number, what: string) =>
   `${what} `
     .repeat(Math.ceil(n / (what.length + 1)))
@@ -53,10 +53,10 @@ const worstCase = {
 };
 
 const SAMPLES: Record<string, unknown> = {
-  'invoice-reference-a4': reference('reference-invoice.json'),
-  'invoice-reference-letter': { ...reference('reference-invoice.json'), paper: 'letter' },
-  'invoice-50-a4': reference('reference-invoice-50.json'),
-  'invoice-50-letter-preview': { ...reference('reference-invoice-50.json'), paper: 'letter', mode: 'preview' },
+  'invoice-reference-a4': fixture('reference-invoice.json'),
+  'invoice-reference-letter': { ...fixture('reference-invoice.json'), paper: 'letter' },
+  'invoice-50-a4': fixture('reference-invoice-50.json'),
+  'invoice-50-letter-preview': { ...fixture('reference-invoice-50.json'), paper: 'letter', mode: 'preview' },
   'invoice-worst-a4': worstCase,
   'invoice-worst-letter': { ...worstCase, paper: 'letter' },
   'quote-a4': { ...findTemplate('quote')!.example, mode: 'final' },

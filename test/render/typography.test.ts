@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import fontkit from '@pdf-lib/fontkit';
 import { describe, expect, it } from 'vitest';
 import { PREVIEW_MARK } from '../../src/render/document.ts';
@@ -7,17 +5,9 @@ import { readFontFiles } from '../../src/render/font-files.ts';
 import { layoutText } from '../../src/render/text.ts';
 import { testFonts } from '../support/app.ts';
 import { type PdfPage, pdftotext, qdf, readPdf } from '../support/pdf.ts';
-import { ROOT } from '../support/processes.ts';
 import { renderBody } from '../support/render.ts';
-import { INVOICE_FIELDS, QUOTE_FIELDS, RECEIPT_FIELDS } from '../support/requests.ts';
+import { finalBody, fixture, INVOICE_FIELDS, QUOTE_FIELDS, RECEIPT_FIELDS } from '../support/requests.ts';
 
-const reference = (file: string) => JSON.parse(readFileSync(join(ROOT, 'test/fixtures', file), 'utf8'));
-const final = (template: string, fields: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-  template,
-  mode: 'final',
-  fields,
-  ...extra,
-});
 const right = (item: { x: number; width: number }) => item.x + item.width;
 const find = (page: PdfPage, text: string) => {
   const found = page.items.find((item) => item.text === text);
@@ -27,9 +17,9 @@ const find = (page: PdfPage, text: string) => {
 
 describe('labels are printed as the contract writes them (item 14)', () => {
   it.each([
-    ['invoice', reference('reference-invoice.json'), ['Bill to', 'Pay online', 'Payment terms', 'Notes']],
-    ['quote', { ...final('quote', { ...QUOTE_FIELDS, show_acceptance: true }) }, ['Prepared for', 'Accepted by', 'Scope of work']],
-    ['receipt', final('receipt', RECEIPT_FIELDS), ['Received from', 'Amount received']],
+    ['invoice', fixture('reference-invoice.json'), ['Bill to', 'Pay online', 'Payment terms', 'Notes']],
+    ['quote', { ...finalBody('quote', { ...QUOTE_FIELDS, show_acceptance: true }) }, ['Prepared for', 'Accepted by', 'Scope of work']],
+    ['receipt', finalBody('receipt', RECEIPT_FIELDS), ['Received from', 'Amount received']],
   ] as const)('%s', async (_, body, labels) => {
     const items = (await readPdf(await renderBody(body))).pages[0]!.items.map((item) => item.text);
     for (const label of labels) {
@@ -40,7 +30,7 @@ describe('labels are printed as the contract writes them (item 14)', () => {
 });
 
 describe('the preview marking keeps text extraction in reading order (item 15)', () => {
-  const body = reference('reference-invoice-50.json');
+  const body = fixture('reference-invoice-50.json');
 
   it('pdftotext: the content lines of a preview are those of the final, the marking only as whole lines', async () => {
     const lines = (text: string) =>
@@ -77,7 +67,7 @@ describe('figures never wrap and identifiers break only where they may (item 17)
 
   it('a quantity and an amount near 10^13 print whole, right-aligned in their columns, on A4 and Letter', async () => {
     for (const paper of ['a4', 'letter']) {
-      const page = (await readPdf(await renderBody(final('invoice', fields, { paper })))).pages[0]!;
+      const page = (await readPdf(await renderBody(finalBody('invoice', fields, { paper })))).pages[0]!;
       const quantity = find(page, '12,345.678');
       const amount = find(page, '9,999,999,999,990.00');
       expect(right(quantity)).toBeCloseTo(right(find(page, 'Qty')), 1);
@@ -88,13 +78,13 @@ describe('figures never wrap and identifiers break only where they may (item 17)
   });
 
   it('the description column gives way and still holds its text', async () => {
-    const page = (await readPdf(await renderBody(final('invoice', fields)))).pages[0]!;
+    const page = (await readPdf(await renderBody(finalBody('invoice', fields)))).pages[0]!;
     const description = find(page, 'Bulk material, metric tonnes');
     expect(right(description)).toBeLessThan(find(page, '12,345.678').x);
   });
 
   it('a PO number that fits is not broken; one that does not breaks only after / - or _', async () => {
-    const page = (await readPdf(await renderBody(final('invoice', fields)))).pages[0]!;
+    const page = (await readPdf(await renderBody(finalBody('invoice', fields)))).pages[0]!;
     find(page, '4500012345/ACME-PROCUREMENT-EMEA');
     const pieces = page.items.filter((item) => fields.invoice_number.includes(item.text) && item.text.length > 3 && item.x > 250);
     expect(pieces.map((piece) => piece.text).join('')).toBe(fields.invoice_number);
@@ -105,7 +95,7 @@ describe('figures never wrap and identifiers break only where they may (item 17)
 
 describe('the totals keep the last item rows with them (item 18)', () => {
   it.each(['a4', 'letter'])('the 50-line reference invoice on %s', async (paper) => {
-    const body = { ...reference('reference-invoice-50.json'), paper };
+    const body = { ...fixture('reference-invoice-50.json'), paper };
     const descriptions = new Set(body.fields.items.map((item: { description: string }) => item.description));
     const pdf = await readPdf(await renderBody(body));
     const totalsPage = pdf.pages.find((page) => page.items.some((item) => item.text === 'Subtotal'))!;
@@ -117,7 +107,7 @@ describe('the totals keep the last item rows with them (item 18)', () => {
 
 describe('characters that are not drawn, and text as it is composed (item 19)', () => {
   const textOf = async (fields: Record<string, unknown>) =>
-    (await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, ...fields })), { raw: true })).text;
+    (await readPdf(await renderBody(finalBody('invoice', { ...INVOICE_FIELDS, ...fields })), { raw: true })).text;
 
   it('default-ignorable characters (U+200C–U+200F, U+2060, variation selectors, soft hyphens inside a line) are not drawn', async () => {
     const text = await textOf({ notes: 'A\u200CB\u200DC\u200ED\u200FE\u2060F\uFE0FG harness\u00ADassembly' });
@@ -126,7 +116,7 @@ describe('characters that are not drawn, and text as it is composed (item 19)', 
 
   it('a soft hyphen where the line breaks is drawn as a hyphen', async () => {
     const word = Array.from({ length: 40 }, (_, i) => `syl${i}`).join('\u00AD');
-    const pdf = await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, notes: `Start ${word}` })), { raw: true });
+    const pdf = await readPdf(await renderBody(finalBody('invoice', { ...INVOICE_FIELDS, notes: `Start ${word}` })), { raw: true });
     const lines = pdf.pages[0]!.items.map((item) => item.text).filter((text) => text.includes('syl'));
     expect(lines.length).toBeGreaterThan(1);
     for (const line of lines.slice(0, -1)) expect(line).toMatch(/syl\d+-$/);
@@ -160,7 +150,7 @@ describe('characters that are not drawn, and text as it is composed (item 19)', 
 
 describe('kerning and mark positioning (item 20)', () => {
   it('a kerned heading is drawn narrower than the sum of its advances, exactly as measured', async () => {
-    const page = (await readPdf(await renderBody(final('receipt', RECEIPT_FIELDS)))).pages[0]!;
+    const page = (await readPdf(await renderBody(finalBody('receipt', RECEIPT_FIELDS)))).pages[0]!;
     const heading = find(page, 'PAYMENT RECEIPT');
     const bold = fontkit.create(readFontFiles().bold);
     const advances = [...'PAYMENT RECEIPT'].reduce((sum, char) => sum + bold.glyphForCodePoint(char.codePointAt(0)!).advanceWidth, 0);
@@ -171,7 +161,7 @@ describe('kerning and mark positioning (item 20)', () => {
 
   it('a combining mark without a precomposed form is placed by the mark table', async () => {
     const regular = fontkit.create(readFontFiles().regular);
-    const content = qdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, notes: 'q\u0303 \u0438\u0301' })));
+    const content = qdf(await renderBody(finalBody('invoice', { ...INVOICE_FIELDS, notes: 'q\u0303 \u0438\u0301' })));
     for (const text of ['q\u0303', '\u0438\u0301']) {
       const run = regular.layout(text, ['kern', 'mark', 'mkmk']);
       const offset = (run.positions[1]!.xOffset * 1000) / regular.unitsPerEm;
@@ -179,7 +169,7 @@ describe('kerning and mark positioning (item 20)', () => {
       // The mark is moved onto its base before it is drawn, and the pen moved back after it (if anything follows).
       expect(content, text).toMatch(new RegExp(`>${-offset}<[0-9A-F]{4}>(${offset}<|\\])`));
     }
-    expect((await readPdf(await renderBody(final('invoice', { ...INVOICE_FIELDS, notes: 'q\u0303' })), { raw: true })).text).toContain(
+    expect((await readPdf(await renderBody(finalBody('invoice', { ...INVOICE_FIELDS, notes: 'q\u0303' })), { raw: true })).text).toContain(
       'q\u0303',
     );
   });
@@ -187,7 +177,7 @@ describe('kerning and mark positioning (item 20)', () => {
 
 describe('one grid on the right (item 21)', () => {
   it.each(['a4', 'letter'])('totals figures end at the Amount column; facts and totals share their edges (%s)', async (paper) => {
-    const page = (await readPdf(await renderBody({ ...reference('reference-invoice.json'), paper }))).pages[0]!;
+    const page = (await readPdf(await renderBody({ ...fixture('reference-invoice.json'), paper }))).pages[0]!;
     const amountEdge = right(find(page, 'Amount (EUR)'));
     for (const figure of ['1,300.00', '1,140.00', '4,840.00', '\u2212484.00', 'EUR 5,270.76', 'EUR 4,270.76']) {
       expect(right(find(page, figure)), figure).toBeCloseTo(amountEdge, 1);
@@ -205,7 +195,7 @@ describe('negative figures print with a minus sign (item 22)', () => {
     const text = (
       await readPdf(
         await renderBody(
-          final('invoice', {
+          finalBody('invoice', {
             ...INVOICE_FIELDS,
             discount: '10%',
             items: [...INVOICE_FIELDS.items, { description: 'Credit', quantity: '-1', unit_price: '5.00' }],

@@ -1,12 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey, hashKey } from '../../src/auth/key-format.ts';
 import { seedDatabaseFile } from '../support/accounts.ts';
-import { freePort, ROOT, type RunningServer, startBun, startNode, startWorker } from '../support/processes.ts';
+import { freePort, type RunningServer, startBun, startNode, startWorker } from '../support/processes.ts';
+import { fixtureText } from '../support/requests.ts';
 
 const running: Record<string, { server: RunningServer; key: string }> = {};
-const REFERENCE = readFileSync(join(ROOT, 'test/fixtures/reference-invoice.json'), 'utf8');
+const REFERENCE = fixtureText('reference-invoice.json');
 /** The golden of test/render for this request (invoice 2.1.0, 3 lines). */
 const REFERENCE_SHA = '919e2fb053c0507b84ef26dd1c560f5aac025f98d99e25de94ba53c9e377c07b';
 

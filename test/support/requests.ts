@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { TestApp } from './app.ts';
+import { ROOT } from './processes.ts';
 
 export const INVOICE_FIELDS = {
   seller_name: 'Seller Ltd',
@@ -33,6 +36,19 @@ export const RECEIPT_FIELDS = {
 
 export function body(template: string, fields: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   return { template, mode: 'preview', fields, ...extra };
+}
+
+export function finalBody(template: string, fields: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  return { template, mode: 'final', fields, ...extra };
+}
+
+/** A request body kept in test/fixtures, as its text (the reference invoices the tests and benchmarks share). */
+export function fixtureText(file: string): string {
+  return readFileSync(join(ROOT, 'test/fixtures', file), 'utf8');
+}
+
+export function fixture(file: string) {
+  return JSON.parse(fixtureText(file));
 }
 
 /** POSTs a JSON value (or raw text) to a route with the caller's key. */
