@@ -18,7 +18,7 @@ export function page(title: string, body: string): Response {
 <style>
 body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
 h1{font-size:1.8rem}h2{font-size:1.3rem;margin-top:2.2rem;border-top:1px solid #ddd;padding-top:1rem}
-code{background:#f3f3f3;padding:0 .25em;border-radius:3px}table{border-collapse:collapse;margin:.5rem 0}
+code{background:#f3f3f3;padding:0 .25em;border-radius:3px}table{border-collapse:collapse;margin:.5rem 0;display:block;max-width:100%;overflow-x:auto}
 td,th{border:1px solid #ddd;padding:.3rem .6rem;text-align:left;vertical-align:top}th{background:#fafafa}
 .method{font-weight:700;font-family:monospace}
 </style></head><body>${body}</body></html>`;

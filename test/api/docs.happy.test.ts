@@ -39,4 +39,14 @@ describe('GET /docs/api', () => {
     const html = await response.text();
     for (const route of API_ROUTES) expect(html).toContain(`${route.method}</span> <code>${route.path}</code>`);
   });
+
+  it('keeps its wide tables inside a phone-width screen: a table scrolls within itself, the page does not', async () => {
+    for (const path of ['/docs/api', '/docs/api/errors']) {
+      const style = /<style>([\s\S]*?)<\/style>/.exec(await (await app.call(path)).text())?.[1] ?? '';
+      const table = /(?:^|})\s*table\{([^}]*)\}/.exec(style)?.[1] ?? '';
+      expect(table, path).toContain('display:block');
+      expect(table, path).toContain('max-width:100%');
+      expect(table, path).toContain('overflow-x:auto');
+    }
+  });
 });
