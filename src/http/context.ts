@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { AppConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { RateLimitReport } from '../limits/report.ts';
+import type { Mailer } from '../mail/mailer.ts';
 import type { RenderEngine } from '../render/engine.ts';
 import type { FontSet } from '../render/fonts.ts';
 
@@ -13,6 +14,8 @@ export interface AppDeps {
   readonly config: AppConfig;
   /** Parsed once per process (or isolate) and shared by every render. */
   readonly fonts: FontSet;
+  /** Absent when no mail transport is configured: Settings cannot send sign-in links then. */
+  readonly mailer?: Mailer;
 }
 
 interface RequestTrace {

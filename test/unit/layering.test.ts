@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['documents', 'accounts', 'auth', 'credits', 'limits', 'idempotency'],
   ['templates'],
   ['render'],
-  ['contract', 'json', 'db', 'money', 'clock.ts', 'config.ts', 'hash.ts', 'ids.ts'],
+  ['contract', 'json', 'db', 'mail', 'money', 'clock.ts', 'config.ts', 'hash.ts', 'ids.ts'],
 ];
 
 type Graph = ReadonlyMap<string, readonly string[]>;
