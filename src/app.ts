@@ -10,6 +10,7 @@ import { buildRouter } from './http/router.ts';
 import { RateLimitReport } from './limits/report.ts';
 import { RenderEngine } from './render/engine.ts';
 import { ROUTES } from './routes/index.ts';
+import { OPERATOR_PATH_PREFIX } from './routes/operator.commands.ts';
 
 /** What the runtime knows about the connection that the Request does not carry. */
 export interface Connection {
@@ -39,7 +40,9 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
     const started = performance.now();
     let response: Response;
     try {
-      const switchedOff = !deps.config.apiEnabled && url.pathname.startsWith('/api/v1/');
+      const switchedOff =
+        (!deps.config.apiEnabled && url.pathname.startsWith('/api/v1/')) ||
+        (deps.config.operatorSecretDigest === undefined && url.pathname.startsWith(OPERATOR_PATH_PREFIX));
       response = (!switchedOff && (await dispatch(request, context))) || errorResponse(new ApiError('not_found'), context);
     } catch (error) {
       response = errorResponse(error instanceof ApiError ? error : unexpected(context.requestId, error), context);

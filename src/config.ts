@@ -1,4 +1,5 @@
 import { LIMITS } from './contract/limits.ts';
+import { sha256Hex } from './hash.ts';
 
 /** Operator configuration, read from environment variables only (README lists each with its default). */
 export interface AppConfig {
@@ -19,6 +20,11 @@ export interface AppConfig {
   readonly logRequests: boolean;
   /** false only for load tests on a private copy: no request is then counted or refused by section 8. */
   readonly rateLimitsEnabled: boolean;
+  /**
+   * SHA-256 (hex) of OPERATOR_SECRET, the bearer secret of the operator API; the secret itself is kept nowhere.
+   * Unset: there is no operator API, and every /operator path answers 404 like any unknown path.
+   */
+  readonly operatorSecretDigest: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -56,6 +62,21 @@ function readInteger(env: Env, name: string, fallback: number, min: number, max:
   return Number(value);
 }
 
+/** Long enough that guessing it is hopeless, and sendable as a bearer token (visible ASCII, no space). */
+const OPERATOR_SECRET = /^[\x21-\x7e]{32,}$/;
+
+/** The operator secret's digest. An error names its length and what is wrong, never the value. */
+function readOperatorSecret(env: Env): string | undefined {
+  const value = env.OPERATOR_SECRET?.trim();
+  if (!value) return undefined;
+  if (!OPERATOR_SECRET.test(value)) {
+    throw new ConfigError(
+      `OPERATOR_SECRET must be at least 32 visible ASCII characters without spaces (it has ${value.length} characters); make one with \`openssl rand -base64 32\`.`,
+    );
+  }
+  return sha256Hex(value);
+}
+
 export function loadConfig(env: Env, overrides: Partial<AppConfig> = {}): AppConfig {
   return {
     publicBaseUrl: readBaseUrl(env),
@@ -68,6 +89,7 @@ export function loadConfig(env: Env, overrides: Partial<AppConfig> = {}): AppCon
     renderTimeoutMs: readInteger(env, 'RENDER_TIMEOUT_MS', 2_000, 10, 60_000),
     logRequests: readBoolean(env, 'LOG_REQUESTS', true),
     rateLimitsEnabled: readBoolean(env, 'RATE_LIMITS_ENABLED', true),
+    operatorSecretDigest: readOperatorSecret(env),
     ...overrides,
   };
 }

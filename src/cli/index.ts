@@ -1,77 +1,129 @@
 import { parseArgs } from 'node:util';
-import { databaseUnavailable, describeError, stackFrames } from '../db/failures.ts';
+import { describeError, stackFrames } from '../db/failures.ts';
 import { DEFAULT_DATABASE_URL, openDatabase } from '../db/libsql.ts';
-import { CliError, COMMANDS, type Command } from './commands.ts';
+import { COMMANDS, type Command, type CommandInput, findCommand, OperatorRefusal } from '../operator/commands.ts';
+import { databaseFailureMessage } from '../operator/failure.ts';
+import { commandsUrl, type Outcome, runRemote } from './remote.ts';
 
 /** An operator command is in no hurry: it waits for a server's write lock longer than a request does. */
 const CLI_BUSY_WAIT_MS = 10_000;
 
+/** The option that sends a command to a deployment instead of a database file; also read from SVC_OPERATOR_URL. */
+const URL_OPTION = { url: { type: 'string' } } as const;
+
 /**
- * Operator CLI: `npm run --silent svc -- <command>`. Prints exactly one JSON object on stdout on success;
- * on failure a message on stderr and exit code 1. Uses DATABASE_URL like the server, migrating it if needed.
+ * Operator CLI: `npm run --silent svc -- [--url BASE_URL] <command>`. Prints exactly one JSON object on stdout
+ * on success; on failure a message on stderr and exit code 1. Without a URL it uses DATABASE_URL like the
+ * server, migrating it if needed; with one it sends the command to that deployment's operator API.
  */
 function overview(): string {
   return [
-    'Usage: npm run --silent svc -- <command> [options]',
+    'Usage: npm run --silent svc -- [--url BASE_URL] <command> [options]',
     '',
     'Commands:',
     ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
+    '',
+    'Where the command runs:',
+    '  without --url     on DATABASE_URL, a libSQL database (a file, or libsql://… with DATABASE_AUTH_TOKEN)',
+    '  --url BASE_URL    on a deployment (Workers + D1, Bun, Node) through its operator API, for example',
+    '                    --url https://svc.example.com; SVC_OPERATOR_URL sets it for every command.',
+    "                    The secret is read only from SVC_OPERATOR_SECRET (the deployment's OPERATOR_SECRET),",
+    '                    never from an argument: arguments are visible to every user of the machine.',
     '',
     'Add --help to a command for more.',
   ].join('\n');
 }
 
+function commandHelp(command: Command): string {
+  return [
+    `Usage: npm run --silent svc -- [--url BASE_URL] ${command.usage}`,
+    '',
+    command.help,
+    '',
+    'With --url BASE_URL (or SVC_OPERATOR_URL) it runs on that deployment, the secret taken from SVC_OPERATOR_SECRET.',
+  ].join('\n');
+}
+
+/** `--url X` or `--url=X` before the command name. */
+function leadingUrl(argv: string[]): { url: string | undefined; rest: string[] } {
+  if (argv[0] === '--url') return { url: argv[1], rest: argv.slice(2) };
+  if (argv[0]?.startsWith('--url=')) return { url: argv[0].slice('--url='.length), rest: argv.slice(1) };
+  return { url: undefined, rest: argv };
+}
+
 async function main(argv: string[]): Promise<number> {
-  const name = COMMANDS[argv[0] ?? ''] ? argv[0]! : argv.slice(0, 2).join(' ');
-  const command = COMMANDS[name];
+  const { url: urlBefore, rest: args } = leadingUrl(argv);
+  const name = findCommand(args[0] ?? '') ? args[0]! : args.slice(0, 2).join(' ');
+  const command = findCommand(name);
   if (!command) {
-    if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
+    if (args.length === 0 || args.includes('--help') || args.includes('-h')) {
       console.log(overview());
       return 0;
     }
-    console.error(`svc: unknown command "${argv.join(' ')}".\n\n${overview()}`);
+    console.error(`svc: unknown command "${args.join(' ')}".\n\n${overview()}`);
     return 1;
   }
-  const rest = argv.slice(name.split(' ').length);
+  const rest = args.slice(name.split(' ').length);
   if (rest.includes('--help') || rest.includes('-h')) {
-    console.log(`Usage: npm run --silent svc -- ${command.usage}\n\n${command.help}`);
+    console.log(commandHelp(command));
     return 0;
   }
   const parsed = readArguments(command, rest);
   if (!parsed) return 1;
-  let opened: Awaited<ReturnType<typeof openDatabase>> | undefined;
-  try {
-    opened = await openDatabase(process.env.DATABASE_URL || DEFAULT_DATABASE_URL, process.env.DATABASE_AUTH_TOKEN, {
-      busyWaitMs: CLI_BUSY_WAIT_MS,
-    });
-    const result = await command.run({ positionals: parsed.positionals, options: parsed.values }, { db: opened.db, now: Date.now() });
-    console.log(JSON.stringify(result));
-    return 0;
-  } catch (error) {
-    console.error(`svc: ${failureMessage(error)}`);
+  const { url: urlAfter, ...options } = parsed.values;
+  const input: CommandInput = { positionals: parsed.positionals, options };
+  const base = urlAfter ?? urlBefore ?? (process.env.SVC_OPERATOR_URL?.trim() || undefined);
+  const outcome = base === undefined ? await runLocal(command, input) : await runOnDeployment(base, name, input);
+  if (!outcome.ok) {
+    console.error(`svc: ${outcome.message}`);
     return 1;
-  } finally {
-    opened?.client.close();
   }
+  console.log(JSON.stringify(outcome.result));
+  return 0;
 }
 
 function readArguments(command: Command, args: string[]) {
   try {
-    return parseArgs({ args, options: command.options, allowPositionals: true, strict: true });
+    return parseArgs({ args, options: { ...command.options, ...URL_OPTION }, allowPositionals: true, strict: true });
   } catch (error) {
     console.error(`svc: ${(error as Error).message}\nUsage: npm run --silent svc -- ${command.usage}`);
     return undefined;
   }
 }
 
+async function runLocal(command: Command, input: CommandInput): Promise<Outcome> {
+  let opened: Awaited<ReturnType<typeof openDatabase>> | undefined;
+  try {
+    opened = await openDatabase(process.env.DATABASE_URL || DEFAULT_DATABASE_URL, process.env.DATABASE_AUTH_TOKEN, {
+      busyWaitMs: CLI_BUSY_WAIT_MS,
+    });
+    return { ok: true, result: await command.run(input, { db: opened.db, now: Date.now() }) };
+  } catch (error) {
+    return { ok: false, message: failureMessage(error) };
+  } finally {
+    opened?.client.close();
+  }
+}
+
+async function runOnDeployment(base: string, name: string, input: CommandInput): Promise<Outcome> {
+  const url = commandsUrl(base);
+  if (typeof url === 'string') return { ok: false, message: url };
+  const secret = process.env.SVC_OPERATOR_SECRET?.trim();
+  if (!secret) {
+    return {
+      ok: false,
+      message:
+        "set SVC_OPERATOR_SECRET to the deployment's OPERATOR_SECRET (it is read from the environment only, never from an argument).",
+    };
+  }
+  return runRemote(url, secret, name, input);
+}
+
 /** What the operator is told: a refusal as it is, the database's state with what to do, never a query's values. */
 function failureMessage(error: unknown): string {
-  if (error instanceof CliError) return error.message;
-  const unavailable = databaseUnavailable(error);
-  if (unavailable?.nothingWritten)
-    return `the database is busy or cannot be reached; nothing was changed. Try again. (${describeError(error)})`;
-  if (unavailable)
-    return `the database connection failed; the change may or may not have been made. Check before trying again. (${describeError(error)})`;
+  if (error instanceof OperatorRefusal) return error.message;
+  const database = databaseFailureMessage(error);
+  if (database !== undefined) return `${database} (${describeError(error)})`;
   return [describeError(error), ...stackFrames(error)].join('\n    ');
 }
 

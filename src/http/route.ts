@@ -19,9 +19,14 @@ interface RouteDoc {
 /**
  * `public` API routes need no key and send CORS headers; `key` routes need a valid key and, when `scope` is
  * set, that scope (a route whose scope depends on the body checks it itself); `page` is human documentation
- * outside /api/v1, left out of the OpenAPI document.
+ * outside /api/v1, left out of the OpenAPI document; `operator` routes need the operator secret (and exist only
+ * when one is configured), are never cached and never get CORS.
  */
-export type Access = { readonly kind: 'public' } | { readonly kind: 'key'; readonly scope?: Scope } | { readonly kind: 'page' };
+export type Access =
+  | { readonly kind: 'public' }
+  | { readonly kind: 'key'; readonly scope?: Scope }
+  | { readonly kind: 'page' }
+  | { readonly kind: 'operator' };
 
 export interface RouteSpec {
   readonly method: 'GET' | 'POST';

@@ -8,6 +8,7 @@ import { getDocumentRoute } from './documents.get.ts';
 import { listDocumentsRoute } from './documents.list.ts';
 import { validateDocumentRoute } from './documents.validate.ts';
 import { getOpenApiRoute } from './openapi.ts';
+import { runOperatorCommandRoute } from './operator.commands.ts';
 import { getTemplateRoute } from './templates.get.ts';
 import { listTemplatesRoute } from './templates.list.ts';
 
@@ -27,4 +28,5 @@ export const API_ROUTES: readonly RouteSpec[] = [
   getAccountRoute,
 ];
 
-export const ROUTES: readonly RouteSpec[] = [...API_ROUTES, getErrorsPageRoute, getApiPageRoute(() => API_ROUTES)];
+/** Every route the handler serves: the API, its documentation pages and the operator API (in no public document). */
+export const ROUTES: readonly RouteSpec[] = [...API_ROUTES, getErrorsPageRoute, getApiPageRoute(() => API_ROUTES), runOperatorCommandRoute];

@@ -10,7 +10,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['runtimes', 'cli'],
   ['app.ts'],
   ['routes', 'http', 'openapi', 'docs'],
-  ['documents', 'accounts', 'auth', 'credits', 'limits', 'idempotency'],
+  ['documents', 'accounts', 'auth', 'credits', 'limits', 'idempotency', 'operator'],
   ['templates'],
   ['render'],
   ['contract', 'json', 'db', 'mail', 'money', 'clock.ts', 'config.ts', 'hash.ts', 'ids.ts'],

@@ -26,18 +26,31 @@ import { KEY_KINDS, type KeyKind } from '../contract/scopes.ts';
 import type { Database } from '../db/database.ts';
 import { purgeExpired } from '../documents/retention.ts';
 
-/** A refusal the operator can act on: printed on stderr, exit code 1. */
-export class CliError extends Error {}
+/**
+ * A refusal the operator can act on ("No account acct_…"): the CLI prints it on stderr with exit code 1, the
+ * operator API answers it 400 with the same message.
+ */
+export class OperatorRefusal extends Error {}
 
-interface CommandInput {
+/** A command's arguments as the CLI's parser gives them, or as the operator API receives them in JSON. */
+export interface CommandInput {
   positionals: string[];
   options: Record<string, string | boolean | undefined>;
 }
 
+/** How an option is written: `--name VALUE` (string) or `--name` alone (boolean). */
+export interface OptionSpec {
+  readonly type: 'string' | 'boolean';
+}
+
+/**
+ * One operator command, defined once for both ways in (the CLI on a database file, the operator API on any
+ * deployment): its usage line, its help, its options and what it does.
+ */
 export interface Command {
   readonly usage: string;
   readonly help: string;
-  readonly options: Record<string, { type: 'string' | 'boolean' }>;
+  readonly options: Readonly<Record<string, OptionSpec>>;
   run(input: CommandInput, env: { db: Database; now: number }): Promise<unknown>;
 }
 
@@ -67,29 +80,29 @@ function keyJson(key: KeyRow) {
 
 function requiredString(input: CommandInput, name: string): string {
   const value = input.options[name];
-  if (typeof value !== 'string' || value.trim() === '') throw new CliError(`--${name} is required.`);
+  if (typeof value !== 'string' || value.trim() === '') throw new OperatorRefusal(`--${name} is required.`);
   return value.trim();
 }
 
 function onePositional(input: CommandInput, what: string): string {
-  if (input.positionals.length !== 1) throw new CliError(`Give exactly one ${what}.`);
+  if (input.positionals.length !== 1) throw new OperatorRefusal(`Give exactly one ${what}.`);
   return input.positionals[0]!;
 }
 
 function count(value: string, name: string): number {
-  if (!/^\d{1,9}$/.test(value)) throw new CliError(`--${name} must be a whole number from 0 to 999999999.`);
+  if (!/^\d{1,9}$/.test(value)) throw new OperatorRefusal(`--${name} must be a whole number from 0 to 999999999.`);
   return Number(value);
 }
 
 function planOption(input: CommandInput, fallback?: PlanName): PlanName {
   const plan = typeof input.options.plan === 'string' ? input.options.plan : fallback;
-  if (plan === undefined || !isPlanName(plan)) throw new CliError(`--plan must be one of ${PLAN_NAMES.join(', ')}.`);
+  if (plan === undefined || !isPlanName(plan)) throw new OperatorRefusal(`--plan must be one of ${PLAN_NAMES.join(', ')}.`);
   return plan;
 }
 
 async function existingAccount(db: Database, id: string): Promise<AccountRow> {
   const account = await findAccount(db, id);
-  if (!account) throw new CliError(`No account ${id}.`);
+  if (!account) throw new OperatorRefusal(`No account ${id}.`);
   return account;
 }
 
@@ -114,7 +127,7 @@ export const COMMANDS: Record<string, Command> = {
     options: { email: { type: 'string' }, plan: { type: 'string' }, credits: { type: 'string' }, unconfirmed: { type: 'boolean' } },
     async run(input, { db, now }) {
       const email = requiredString(input, 'email');
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new CliError(`"${email}" is not an email address.`);
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new OperatorRefusal(`"${email}" is not an email address.`);
       const plan = planOption(input, 'free');
       const credits = typeof input.options.credits === 'string' ? count(input.options.credits, 'credits') : undefined;
       const account = await createAccount(db, {
@@ -124,7 +137,7 @@ export const COMMANDS: Record<string, Command> = {
         emailConfirmed: input.options.unconfirmed !== true,
         now,
       });
-      if (!account) throw new CliError(`An account with the email address "${email}" already exists (letter case aside).`);
+      if (!account) throw new OperatorRefusal(`An account with the email address "${email}" already exists (letter case aside).`);
       return accountJson(account);
     },
   },
@@ -135,7 +148,7 @@ export const COMMANDS: Record<string, Command> = {
     async run(input, { db }) {
       const id = onePositional(input, 'account id');
       const account = await confirmEmail(db, id);
-      if (!account) throw new CliError(`No account ${id}.`);
+      if (!account) throw new OperatorRefusal(`No account ${id}.`);
       return accountJson(account);
     },
   },
@@ -146,7 +159,7 @@ export const COMMANDS: Record<string, Command> = {
     async run(input, { db }) {
       const limit = typeof input.options.limit === 'string' ? count(input.options.limit, 'limit') : LIMITS.listLimitDefault;
       if (limit < LIMITS.listLimitMin || limit > LIMITS.listLimitMax) {
-        throw new CliError(`--limit must be from ${LIMITS.listLimitMin} to ${LIMITS.listLimitMax}.`);
+        throw new OperatorRefusal(`--limit must be from ${LIMITS.listLimitMin} to ${LIMITS.listLimitMax}.`);
       }
       const after = typeof input.options.after === 'string' ? await existingAccount(db, input.options.after) : undefined;
       const rows = await listAccounts(db, { limit: limit + 1, ...(after ? { after } : {}) });
@@ -160,7 +173,7 @@ export const COMMANDS: Record<string, Command> = {
     async run(input, { db }) {
       const email = requiredString(input, 'email');
       const account = await findAccountByEmail(db, email);
-      if (!account) throw new CliError(`No account with the email address "${email}".`);
+      if (!account) throw new OperatorRefusal(`No account with the email address "${email}".`);
       return accountJson(account);
     },
   },
@@ -171,7 +184,7 @@ export const COMMANDS: Record<string, Command> = {
     async run(input, { db }) {
       const id = onePositional(input, 'account id');
       const account = await changePlan(db, id, planOption(input));
-      if (!account) throw new CliError(`No account ${id}.`);
+      if (!account) throw new OperatorRefusal(`No account ${id}.`);
       return accountJson(account);
     },
   },
@@ -190,13 +203,13 @@ export const COMMANDS: Record<string, Command> = {
     async run(input, { db, now }) {
       const accountId = requiredString(input, 'account');
       const kind = requiredString(input, 'kind');
-      if (!Object.hasOwn(KEY_KINDS, kind)) throw new CliError('--kind must be full or preview.');
+      if (!Object.hasOwn(KEY_KINDS, kind)) throw new OperatorRefusal('--kind must be full or preview.');
       const name =
         typeof input.options.name === 'string' && input.options.name.trim()
           ? input.options.name.trim()
           : `${KEY_KINDS[kind as KeyKind].label} key`;
       const created = await createKey(db, { accountId, kind: kind as KeyKind, name, now });
-      if (typeof created === 'string') throw new CliError(KEY_FAILURES[created]);
+      if (typeof created === 'string') throw new OperatorRefusal(KEY_FAILURES[created]);
       return created;
     },
   },
@@ -216,7 +229,7 @@ export const COMMANDS: Record<string, Command> = {
     async run(input, { db, now }) {
       const id = onePositional(input, 'key id');
       const key = await revokeKey(db, id, now);
-      if (!key) throw new CliError(`No active key ${id}.`);
+      if (!key) throw new OperatorRefusal(`No active key ${id}.`);
       return keyJson(key);
     },
   },
@@ -227,7 +240,7 @@ export const COMMANDS: Record<string, Command> = {
     async run(input, { db, now }) {
       const id = onePositional(input, 'key id');
       const created = await regenerateKey(db, id, now);
-      if (!created) throw new CliError(`No active key ${id}.`);
+      if (!created) throw new OperatorRefusal(`No active key ${id}.`);
       return created;
     },
   },
@@ -238,7 +251,7 @@ export const COMMANDS: Record<string, Command> = {
     async run(input, { db }) {
       const id = requiredString(input, 'account');
       const account = await addCredits(db, id, count(requiredString(input, 'credits'), 'credits'));
-      if (!account) throw new CliError(`No account ${id}.`);
+      if (!account) throw new OperatorRefusal(`No account ${id}.`);
       return accountJson(account);
     },
   },
@@ -249,8 +262,13 @@ export const COMMANDS: Record<string, Command> = {
     async run(input, { db }) {
       const id = requiredString(input, 'account');
       const account = await setCredits(db, id, count(requiredString(input, 'remaining'), 'remaining'));
-      if (!account) throw new CliError(`No account ${id}.`);
+      if (!account) throw new OperatorRefusal(`No account ${id}.`);
       return accountJson(account);
     },
   },
 };
+
+/** The command of that name ("accounts create"); only the table's own entries, never a name every object has. */
+export function findCommand(name: string): Command | undefined {
+  return Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+}
