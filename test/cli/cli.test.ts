@@ -165,6 +165,9 @@ describe('operator CLI', { timeout: 90_000 }, () => {
     expect(help.stdout).toContain('keys create --account ACCOUNT_ID --kind full|preview');
     const overview = await svc('--help');
     expect(overview.stdout).toContain('accounts create');
+    expect(overview.stdout).toContain('--url BASE_URL');
+    expect(overview.stdout).toContain('SVC_OPERATOR_SECRET');
+    expect(help.stdout).toContain('SVC_OPERATOR_URL');
     for (const args of [
       ['nothing', 'here'],
       ['accounts', 'create', '--email', 'not-an-email'],

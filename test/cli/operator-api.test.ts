@@ -69,7 +69,7 @@ const makeDocument = (server: RunningServer, key: string) =>
 
 /** Each case starts the CLI several times, a Node process each, against servers of their own: hence the long timeouts. */
 describe('operator CLI with --url', { timeout: 240_000 }, () => {
-  it('manages a Worker on local D1: account, confirmation, plan, credits, a key that renders, then revoked', async () => {
+  it('manages a Worker on local D1: account, confirmation, plan, credits, a key that renders, regenerated, revoked, purge', async () => {
     const url = ['--url', worker.url];
     const account = await svcJson([...url, 'accounts', 'create', '--email', 'Worker.Ops@example.com', '--unconfirmed']);
     expect(account).toMatchObject({ email: 'Worker.Ops@example.com', plan: 'free', credits_remaining: 50, email_confirmed: false });
@@ -86,13 +86,16 @@ describe('operator CLI with --url', { timeout: 240_000 }, () => {
     expect(await svcJson([...url, 'credits', 'add', '--account', account.id, '--credits', '5'])).toMatchObject({ credits_remaining: 55 });
     const key = await svcJson(['keys', 'create', '--account', account.id, '--kind', 'full'], { SVC_OPERATOR_URL: `${worker.url}/` });
 
-    const made = await makeDocument(worker, key.key);
+    // regenerate is a batch of two statements (new key, old one revoked): D1 runs a batch as one transaction.
+    const regenerated = await svcJson([...url, 'keys', 'regenerate', key.id]);
+    expect((await makeDocument(worker, key.key)).status).toBe(401);
+    const made = await makeDocument(worker, regenerated.key);
     expect(made.status, await made.clone().text()).toBe(201);
     expect(made.headers.get('Svc-Credits-Remaining')).toBe('54');
 
-    expect(await svcJson([...url, 'keys', 'revoke', key.id])).toMatchObject({ id: key.id, revoked_at: expect.any(String) });
-    const afterRevoke = await makeDocument(worker, key.key);
-    expect(afterRevoke.status).toBe(401);
+    expect(await svcJson([...url, 'keys', 'revoke', regenerated.id])).toMatchObject({ id: regenerated.id, revoked_at: expect.any(String) });
+    expect((await makeDocument(worker, regenerated.key)).status).toBe(401);
+    expect(await svcJson([...url, 'purge'])).toMatchObject({ object: 'purge' });
 
     expect(await svcJson([...url, 'accounts', 'find', '--email', 'worker.ops@EXAMPLE.com'])).toMatchObject({
       id: account.id,
@@ -105,10 +108,11 @@ describe('operator CLI with --url', { timeout: 240_000 }, () => {
 
     const [stored] = await d1Rows(`SELECT plan, credits_remaining, email_confirmed FROM accounts WHERE id = '${account.id}'`);
     expect(stored).toEqual({ plan: 'starter', credits_remaining: 54, email_confirmed: 1 });
-    const keys = await d1Rows(`SELECT hash, revoked_at FROM api_keys WHERE account_id = '${account.id}'`);
-    expect(keys).toHaveLength(1);
-    expect(keys[0]!.revoked_at).not.toBeNull();
+    const keys = await d1Rows(`SELECT id, hash, revoked_at FROM api_keys WHERE account_id = '${account.id}' ORDER BY created_at, id`);
+    expect(keys.map((row) => row.id).sort()).toEqual([key.id, regenerated.id].sort());
+    expect(keys.every((row) => row.revoked_at !== null)).toBe(true);
     expect(JSON.stringify(keys)).not.toContain(key.key);
+    expect(JSON.stringify(keys)).not.toContain(regenerated.key);
     expect(existsSync(localDatabase)).toBe(false);
     expect(worker.output()).not.toContain(SECRET);
   });
