@@ -8,7 +8,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('the development transport', () => {
   it('prints the message on stderr as a readable block with the warning, not as a JSON log line', async () => {
-    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const stderr = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const stdout = vi.spyOn(console, 'log').mockImplementation(() => {});
     await createConsoleMailer({ name: 'Svc', address: 'svc@example.com' }).send(MESSAGE);
 
@@ -25,7 +25,7 @@ describe('the development transport', () => {
   });
 
   it('refuses a recipient with a line break, as the SMTP transports do', async () => {
-    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const stderr = vi.spyOn(console, 'warn').mockImplementation(() => {});
     await expect(createConsoleMailer(undefined).send({ ...MESSAGE, to: 'ada@example.com\nTo: eve@example.com' })).rejects.toThrow(
       'The recipient is not a plain email address',
     );

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, type RunningServer, startProcess, tempDir, wranglerDevArguments } from '../support/processes.ts';
+import { freePort, type RunningServer, startProcess, tempDir, wrangler, wranglerDevArguments } from '../support/processes.ts';
 import { type SmtpSink, signInLinkIn, startSmtpSink } from '../support/smtp.ts';
 
 const PASSWORD = 'pa55-w0rd-never-shown';
@@ -64,4 +66,15 @@ describe('SMTP through worker-mailer and connect(), on workerd', () => {
     expect(error).not.toContain(PASSWORD);
     expect(worker.output()).not.toContain(PASSWORD);
   });
+});
+
+describe('the Worker bundle', () => {
+  it('sends through worker-mailer and connect(), and carries no nodemailer (Node-only, kept to src/runtimes/server.ts)', async () => {
+    const outdir = tempDir('svc-worker-bundle-');
+    await wrangler(['deploy', '--dry-run', '--outdir', outdir]);
+    const bundle = readFileSync(join(outdir, 'worker.js'), 'utf8');
+    expect(bundle).toContain('cloudflare:sockets');
+    expect(bundle).toContain('WorkerMailer');
+    expect(bundle.toLowerCase()).not.toContain('nodemailer');
+  }, 60_000);
 });
