@@ -25,6 +25,8 @@ export interface AppConfig {
    * Unset: there is no operator API, and every /operator path answers 404 like any unknown path.
    */
   readonly operatorSecretDigest: string | undefined;
+  /** Open sign-up in Settings; false for invite-only deployments, whose accounts come from operators. */
+  readonly signUpEnabled: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -90,6 +92,7 @@ export function loadConfig(env: Env, overrides: Partial<AppConfig> = {}): AppCon
     logRequests: readBoolean(env, 'LOG_REQUESTS', true),
     rateLimitsEnabled: readBoolean(env, 'RATE_LIMITS_ENABLED', true),
     operatorSecretDigest: readOperatorSecret(env),
+    signUpEnabled: readBoolean(env, 'SIGN_UP_ENABLED', true),
     ...overrides,
   };
 }

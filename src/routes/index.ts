@@ -9,6 +9,19 @@ import { listDocumentsRoute } from './documents.list.ts';
 import { validateDocumentRoute } from './documents.validate.ts';
 import { getOpenApiRoute } from './openapi.ts';
 import { runOperatorCommandRoute } from './operator.commands.ts';
+import { settingsScriptRoute, settingsStylesheetRoute } from './settings.assets.ts';
+import { settingsCreateKeyRoute, settingsKeysRoute, settingsRegenerateKeyRoute, settingsRevokeKeyRoute } from './settings.keys.ts';
+import { settingsOverviewRoute } from './settings.overview.ts';
+import {
+  settingsSignInLinkPageRoute,
+  settingsSignInLinkRoute,
+  settingsSignInPageRoute,
+  settingsSignInRoute,
+  settingsSignUpPageRoute,
+  settingsSignUpRoute,
+} from './settings.sign-in.ts';
+import { settingsSignOutEverywhereRoute, settingsSignOutRoute } from './settings.sign-out.ts';
+import { settingsUsageRoute } from './settings.usage.ts';
 import { getTemplateRoute } from './templates.get.ts';
 import { listTemplatesRoute } from './templates.list.ts';
 
@@ -28,5 +41,31 @@ export const API_ROUTES: readonly RouteSpec[] = [
   getAccountRoute,
 ];
 
-/** Every route the handler serves: the API, its documentation pages and the operator API (in no public document). */
-export const ROUTES: readonly RouteSpec[] = [...API_ROUTES, getErrorsPageRoute, getApiPageRoute(() => API_ROUTES), runOperatorCommandRoute];
+/** Settings: server-rendered pages for account holders (src/pages), outside the OpenAPI document. */
+const SETTINGS_ROUTES: readonly RouteSpec[] = [
+  settingsOverviewRoute,
+  settingsSignUpPageRoute,
+  settingsSignUpRoute,
+  settingsSignInPageRoute,
+  settingsSignInRoute,
+  settingsSignInLinkPageRoute,
+  settingsSignInLinkRoute,
+  settingsKeysRoute,
+  settingsCreateKeyRoute,
+  settingsRevokeKeyRoute,
+  settingsRegenerateKeyRoute,
+  settingsUsageRoute,
+  settingsSignOutRoute,
+  settingsSignOutEverywhereRoute,
+  settingsStylesheetRoute,
+  settingsScriptRoute,
+];
+
+/** Every route the handler serves: the API, its documentation pages, Settings and the operator API (in no public document). */
+export const ROUTES: readonly RouteSpec[] = [
+  ...API_ROUTES,
+  getErrorsPageRoute,
+  getApiPageRoute(() => API_ROUTES),
+  ...SETTINGS_ROUTES,
+  runOperatorCommandRoute,
+];
