@@ -125,3 +125,24 @@ export function readMailSettings(env: Env, fallback?: MailTransportName): MailSe
   const tls = readTls(env);
   return { transport, smtp: { host, port: readPort(env, tls), tls, auth: readAuth(env, host, tls), from } };
 }
+
+/**
+ * SMTP needs PUBLIC_BASE_URL: a mailed sign-in link is built from it, never from the request's Host, which the
+ * client chooses (a link to the client's own host would hand it the token). It must be https:// unless it names
+ * this machine (a link in clear would carry the token in clear). The console transport prints the link on the
+ * operator's own terminal, so without PUBLIC_BASE_URL its links use the request's origin.
+ */
+export function checkMailLinkBase(settings: MailSettings | undefined, publicBaseUrl: string | undefined): void {
+  if (settings?.transport !== 'smtp') return;
+  if (publicBaseUrl === undefined) {
+    throw new ConfigError(
+      'MAIL_TRANSPORT=smtp needs PUBLIC_BASE_URL (such as https://docs.example.com): the sign-in links in the mails are built from it, never from the request.',
+    );
+  }
+  const url = new URL(publicBaseUrl);
+  if (url.protocol !== 'https:' && !isLoopbackHost(url.hostname.replace(/^\[|\]$/g, ''))) {
+    throw new ConfigError(
+      `MAIL_TRANSPORT=smtp needs an https:// PUBLIC_BASE_URL (the mailed sign-in links carry a secret), got "${publicBaseUrl}".`,
+    );
+  }
+}

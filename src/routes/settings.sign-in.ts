@@ -35,7 +35,7 @@ function linkRequest(page: PageRequest): { deps: SignInDeps; request: LinkReques
   if (!email) return { invalidEmail: typed };
   return {
     deps: { ...context.deps, mailer },
-    request: { email, baseUrl: context.baseUrl, clientAddress: context.clientAddress, requestId: context.requestId },
+    request: { email, requestOrigin: context.url.origin, clientAddress: context.clientAddress, requestId: context.requestId },
   };
 }
 

@@ -4,7 +4,7 @@ import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { DEFAULT_DATABASE_URL, openDatabase } from '../db/libsql.ts';
-import { type MailSettings, type MailTransportName, readMailSettings } from '../mail/config.ts';
+import { checkMailLinkBase, type MailSettings, type MailTransportName, readMailSettings } from '../mail/config.ts';
 import { CONSOLE_TRANSPORT_WARNING, createConsoleMailer } from '../mail/console.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { createNodeSmtpMailer } from '../mail/smtp-node.ts';
@@ -102,9 +102,12 @@ function mailerFor(settings: MailSettings | undefined): Mailer | undefined {
 }
 
 function readSettings(env: Record<string, string | undefined>, args: readonly string[]) {
+  const mail = readMailSettings(env, readMailDefault(args));
+  const config = loadConfig(env);
+  checkMailLinkBase(mail, config.publicBaseUrl);
   return {
-    mail: readMailSettings(env, readMailDefault(args)),
-    config: loadConfig(env),
+    mail,
+    config,
     port: readPort(env.PORT),
     hostname: readHost(env.HOST),
     databaseUrl: readDatabaseUrl(env.DATABASE_URL),

@@ -2,12 +2,12 @@ import bold from '../../fonts/NotoSans-Bold.ttf';
 import regular from '../../fonts/NotoSans-Regular.ttf';
 import { createApp, type FetchHandler } from '../app.ts';
 import { systemClock } from '../clock.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { type AppConfig, ConfigError, loadConfig } from '../config.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { openD1 } from '../db/d1.ts';
 import { purgeExpired } from '../documents/retention.ts';
-import { readMailSettings } from '../mail/config.ts';
+import { checkMailLinkBase, readMailSettings } from '../mail/config.ts';
 import { CONSOLE_TRANSPORT_WARNING, createConsoleMailer } from '../mail/console.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { createWorkerSmtpMailer } from '../mail/smtp-worker.ts';
@@ -33,8 +33,9 @@ const databaseOf = (env: Env) => openD1(env.DB);
  * the console transport only when MAIL_TRANSPORT=console says so (`npm run dev:worker`), with its warning once
  * per isolate.
  */
-function mailerFor(env: Env): Mailer | undefined {
+function mailerFor(env: Env, config: AppConfig): Mailer | undefined {
   const settings = readMailSettings(env);
+  checkMailLinkBase(settings, config.publicBaseUrl);
   if (settings === undefined) return undefined;
   if (settings.transport === 'smtp') return createWorkerSmtpMailer(settings.smtp);
   console.warn(`svc: warning: ${CONSOLE_TRANSPORT_WARNING}`);
@@ -42,13 +43,9 @@ function mailerFor(env: Env): Mailer | undefined {
 }
 
 function appFor(env: Env): FetchHandler {
-  app ??= createApp({
-    db: databaseOf(env),
-    clock: systemClock,
-    config: loadConfig(env as unknown as Record<string, string | undefined>),
-    fonts,
-    mailer: mailerFor(env),
-  });
+  if (app) return app;
+  const config = loadConfig(env as unknown as Record<string, string | undefined>);
+  app = createApp({ db: databaseOf(env), clock: systemClock, config, fonts, mailer: mailerFor(env, config) });
   return app;
 }
 

@@ -26,15 +26,19 @@ const EMAIL_SHAPE = /^[^\s@<>",;()\\]+@[^\s@<>",;()\\]+\.[^\s@<>",;()\\.]+$/;
 export interface SignInDeps {
   readonly db: Database;
   readonly clock: Clock;
-  readonly config: Pick<AppConfig, 'rateLimitsEnabled'>;
+  /** PUBLIC_BASE_URL is where mailed links point; start-up refuses SMTP without it (src/mail/config.ts). */
+  readonly config: Pick<AppConfig, 'rateLimitsEnabled' | 'publicBaseUrl'>;
   readonly mailer: Mailer;
 }
 
-/** Who asks for a link: the address typed, where the link points, and the client for the per-network limit. */
+/** Who asks for a link: the address typed, the origin the request named, and the client for the per-network limit. */
 export interface LinkRequest {
   readonly email: string;
-  /** `{base_url}`: the link is `{base_url}/settings/sign-in/link?token=…`. */
-  readonly baseUrl: string;
+  /**
+   * The request's origin, which its client chooses (the Host header): a link points there only without
+   * PUBLIC_BASE_URL, which start-up allows only for the console transport, whose mail never leaves the terminal.
+   */
+  readonly requestOrigin: string;
   readonly clientAddress: string | undefined;
   readonly requestId: string;
 }
@@ -63,7 +67,7 @@ async function sendLink(deps: SignInDeps, accountId: string, request: LinkReques
   const text = [
     'Follow this link to sign in to Settings:',
     '',
-    `${request.baseUrl}${SIGN_IN_LINK_PATH}?token=${token}`,
+    `${deps.config.publicBaseUrl ?? request.requestOrigin}${SIGN_IN_LINK_PATH}?token=${token}`,
     '',
     `The link works once, within ${SIGN_IN_LINK_LIFETIME_MINUTES} minutes. If you did not ask for it, ignore this email.`,
     '',

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { findAccountByEmail } from '../../src/accounts/store.ts';
+import { createAccount, findAccountByEmail } from '../../src/accounts/store.ts';
 import { accounts, apiKeys, documents, rateLimitWindows, sessions, signInLinks } from '../../src/db/schema.ts';
 import { sha256Hex } from '../../src/hash.ts';
 import { BASE, createTestApp, type TestApp, withLimiterDown } from '../support/app.ts';
@@ -230,6 +230,27 @@ describe('Settings: cross-site requests', () => {
     expect((await browser.post('/settings/sign-up', { email: 'p@example.com' })).status).toBe(403);
     expect((await browser.post('/settings/sign-up', { email: 'p@example.com' }, { origin: 'https://docs.example.com' })).status).toBe(200);
     expect(inbox.linkFor('p@example.com')).toMatch(/^https:\/\/docs\.example\.com\/settings\/sign-in\/link\?token=/);
+  });
+});
+
+describe('Settings: the link in the mail', () => {
+  it('points at PUBLIC_BASE_URL, never at the host a request names (Host and Origin are the client’s to choose)', async () => {
+    const behindProxy = await createTestApp({ mailer: inbox.mailer, env: { PUBLIC_BASE_URL: 'https://docs.example.com' } });
+    await createAccount(behindProxy.db, { email: 'victim@example.com', plan: 'free', emailConfirmed: true, now: behindProxy.clock.now() });
+    const spoofed = (origin: string) =>
+      behindProxy.fetch(
+        new Request('http://evil.example/settings/sign-in', {
+          method: 'POST',
+          headers: { Origin: origin, 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: 'email=victim%40example.com',
+        }),
+      );
+    expect((await spoofed('http://evil.example')).status).toBe(403);
+    expect(inbox.messages).toEqual([]);
+    expect((await spoofed('https://docs.example.com')).status).toBe(200);
+    expect(inbox.messages).toHaveLength(1);
+    expect(inbox.messages[0]!.text).not.toContain('evil.example');
+    expect(inbox.linkFor('victim@example.com')).toMatch(/^https:\/\/docs\.example\.com\/settings\/sign-in\/link\?token=/);
   });
 });
 

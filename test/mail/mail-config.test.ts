@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.ts';
-import { readMailSettings } from '../../src/mail/config.ts';
+import { checkMailLinkBase, readMailSettings } from '../../src/mail/config.ts';
 
 const SMTP = { SMTP_HOST: 'smtp.example.com', MAIL_FROM: 'svc@example.com' };
 const PASSWORD = 'pa55-w0rd-never-shown';
@@ -116,4 +116,37 @@ describe('SMTP settings', () => {
       expect(refusal({ ...SMTP, MAIL_FROM: from })).toContain('MAIL_FROM must be address@example.com or Name <address@example.com>');
     },
   );
+});
+
+describe('the base URL of the mailed sign-in links', () => {
+  const linkBaseRefusal = (env: Record<string, string>, publicBaseUrl: string | undefined) => {
+    try {
+      checkMailLinkBase(readMailSettings(env), publicBaseUrl);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      return (error as Error).message;
+    }
+    return undefined;
+  };
+
+  it('SMTP needs PUBLIC_BASE_URL: a link must never be built from the Host header a client sends', () => {
+    expect(linkBaseRefusal(SMTP, undefined)).toBe(
+      'MAIL_TRANSPORT=smtp needs PUBLIC_BASE_URL (such as https://docs.example.com): the sign-in links in the mails are built from it, never from the request.',
+    );
+    expect(linkBaseRefusal(SMTP, 'https://docs.example.com')).toBeUndefined();
+  });
+
+  it('SMTP needs an https:// PUBLIC_BASE_URL unless it names this machine', () => {
+    expect(linkBaseRefusal(SMTP, 'http://docs.example.com')).toBe(
+      'MAIL_TRANSPORT=smtp needs an https:// PUBLIC_BASE_URL (the mailed sign-in links carry a secret), got "http://docs.example.com".',
+    );
+    for (const local of ['http://localhost:8787', 'http://127.0.0.1:8787', 'http://[::1]:8787', 'http://svc.localhost']) {
+      expect(linkBaseRefusal(SMTP, local), local).toBeUndefined();
+    }
+  });
+
+  it('the console transport, and no transport, need no PUBLIC_BASE_URL (the link is only printed on this terminal)', () => {
+    expect(linkBaseRefusal({ MAIL_TRANSPORT: 'console' }, undefined)).toBeUndefined();
+    expect(linkBaseRefusal({}, undefined)).toBeUndefined();
+  });
 });

@@ -40,7 +40,14 @@ describe('the mail transport each runtime starts with', () => {
   it('npm start with SMTP configured: SMTP, not the console transport', async () => {
     const [, ...args] = scripts.start!.split(' ');
     const port = await freePort();
-    const env = { PORT: String(port), ...database(), SMTP_HOST: '127.0.0.1', SMTP_TLS: 'none', MAIL_FROM: 'svc@example.com' };
+    const env = {
+      PORT: String(port),
+      ...database(),
+      SMTP_HOST: '127.0.0.1',
+      SMTP_TLS: 'none',
+      MAIL_FROM: 'svc@example.com',
+      PUBLIC_BASE_URL: `http://localhost:${port}`,
+    };
     const server = await started(startProcess(join(BIN, 'bun'), args, { port, env }));
     expect(server.output()).not.toContain('MAIL_TRANSPORT');
   });

@@ -34,6 +34,14 @@ describe.each(RUNTIMES)('a bad setting stops %s with one line naming it', (_, co
     [{ DATABASE_URL: 'ftp://x' }, /^svc: invalid configuration: DATABASE_URL must start with one of .* got "ftp:"\.$/],
     [{ HOST: 'bad host' }, /^svc: invalid configuration: HOST must be an IP address or a host name, got "bad host"\.$/],
     [{ HOST: '192.0.2.1' }, /^svc: cannot listen on 192\.0\.2\.1:\d+ \(HOST, PORT\): EADDRNOTAVAIL$/],
+    [
+      { SMTP_HOST: 'smtp.example.com', MAIL_FROM: 'svc@example.com' },
+      /^svc: invalid configuration: MAIL_TRANSPORT=smtp needs PUBLIC_BASE_URL \(such as https:\/\/docs\.example\.com\): .*never from the request\.$/,
+    ],
+    [
+      { SMTP_HOST: 'smtp.example.com', MAIL_FROM: 'svc@example.com', PUBLIC_BASE_URL: 'http://docs.example.com' },
+      /^svc: invalid configuration: MAIL_TRANSPORT=smtp needs an https:\/\/ PUBLIC_BASE_URL .*got "http:\/\/docs\.example\.com"\.$/,
+    ],
   ])('%o', async (env, message) => {
     const { code, stderr } = await startAndExit(command, entry, { PORT: String(await freePort()), ...env });
     expect(code).toBe(1);
