@@ -16,6 +16,11 @@ import { OPERATOR_PATH_PREFIX } from './routes/operator.commands.ts';
 /** What the runtime knows about the connection that the Request does not carry. */
 export interface Connection {
   clientAddress?: string | undefined;
+  /**
+   * Keeps work running after the answer is sent: the Worker's ctx.waitUntil (an isolate may stop once the answer
+   * is out). Absent on Bun and Node, where the process lives on and the app lets the task run by itself.
+   */
+  waitUntil?: ((task: Promise<unknown>) => void) | undefined;
 }
 
 export type FetchHandler = (request: Request, connection?: Connection) => Promise<Response>;
@@ -27,16 +32,18 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
 
   return async function fetch(request: Request, connection: Connection = {}): Promise<Response> {
     const url = new URL(request.url);
+    const requestId = newRequestId();
     const context: Omit<RequestContext, 'params'> = {
       request,
       url,
-      requestId: newRequestId(),
+      requestId,
       baseUrl: deps.config.publicBaseUrl ?? url.origin,
       deps,
       clientAddress: deps.config.trustForwardedFor ? (forwardedFor(request) ?? connection.clientAddress) : connection.clientAddress,
       rateLimits: new RateLimitReport(),
       engine,
       trace: {},
+      waitUntil: afterAnswer(requestId, connection.waitUntil),
     };
     const started = performance.now();
     let response: Response;
@@ -54,6 +61,28 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
     if (isSettingsPath(url.pathname)) withPageSecurityHeaders(response);
     if (deps.config.logRequests) logRequest(context, request.method, response.status, performance.now() - started);
     return response;
+  };
+}
+
+/**
+ * How a route leaves work running after its answer: handed to the runtime's waitUntil when it has one, else left
+ * to run by itself. A failure becomes one log line with the request id and where it happened, never its message
+ * (a mail server's reply may quote the recipient): the task logs its own failure, this only keeps a rejection
+ * from going unhandled.
+ */
+function afterAnswer(requestId: string, waitUntil: Connection['waitUntil']): (task: Promise<unknown>) => void {
+  return (task) => {
+    const caught = task.catch((error: unknown) => {
+      console.error(
+        JSON.stringify({
+          level: 'error',
+          request_id: requestId,
+          error: 'a task after the answer failed',
+          at: stackFrames(error).slice(0, 8),
+        }),
+      );
+    });
+    waitUntil?.(caught);
   };
 }
 

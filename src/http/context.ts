@@ -43,6 +43,8 @@ export interface RequestContext {
   readonly engine: RenderEngine;
   /** What the request log line says about the request, filled in as it is learnt. */
   readonly trace: RequestTrace;
+  /** Runs a task after the answer, which does not wait for it (src/app.ts afterAnswer). */
+  readonly waitUntil: (task: Promise<unknown>) => void;
 }
 
 /** The context of a route that takes a key, after the guard has authenticated it. */

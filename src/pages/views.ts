@@ -73,11 +73,6 @@ export function linkExpiredView(): Html {
 <p>A sign-in link works once, within ${SIGN_IN_LINK_LIFETIME_MINUTES} minutes. <a href="${PAGE_PATHS.signIn}">Ask for a new link</a>.</p>`;
 }
 
-export function mailNotSentView(): Html {
-  return html`<h1>The email could not be sent</h1>
-<p>The mail server did not take the message. Try again in a few minutes.</p>`;
-}
-
 function limitsTable(account: AccountView): Html {
   const rows = (Object.keys(LIMIT_LABELS) as (keyof typeof LIMIT_LABELS)[]).map(
     (member) => html`<tr><th scope="row">${LIMIT_LABELS[member]}</th><td>${account.limits[member]}</td></tr>`,

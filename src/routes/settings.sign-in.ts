@@ -7,12 +7,11 @@ import { field } from '../pages/form.ts';
 import { PAGE_PATHS, pageResponse, seeOther } from '../pages/layout.ts';
 import { type PageRequest, settingsPage } from '../pages/page-route.ts';
 import { sessionCookie, sessionCookieValue } from '../pages/security.ts';
-import { checkEmailView, linkExpiredView, mailNotSentView, signInView, signUpView, useLinkView } from '../pages/views.ts';
+import { checkEmailView, linkExpiredView, signInView, signUpView, useLinkView } from '../pages/views.ts';
 import { isSignInLinkUsable } from '../settings/links.ts';
 import { SESSION_LIFETIME_MS } from '../settings/sessions.ts';
 import {
   type LinkRequest,
-  MailNotSent,
   readEmailAddress,
   requestSignInLink,
   SIGN_IN_LINK_PATH,
@@ -34,12 +33,12 @@ function linkRequest(page: PageRequest): { deps: SignInDeps; request: LinkReques
   const email = readEmailAddress(typed);
   if (!email) return { invalidEmail: typed };
   return {
-    deps: { ...context.deps, mailer },
+    deps: { ...context.deps, mailer, afterAnswer: context.waitUntil },
     request: { email, requestOrigin: context.url.origin, clientAddress: context.clientAddress, requestId: context.requestId },
   };
 }
 
-/** Sends the link (or not) and answers the one "Check your email" page; a refusal of the limits says them. */
+/** Sends the link (or not) and answers the one "Check your email" page at once; a refusal of the limits says them. */
 async function sendAndAnswer(
   page: PageRequest,
   send: (deps: SignInDeps, request: LinkRequest) => Promise<void>,
@@ -49,8 +48,6 @@ async function sendAndAnswer(
   try {
     await send(deps, request);
   } catch (error) {
-    if (error instanceof MailNotSent)
-      return pageResponse({ title: 'Email not sent', status: 503, session: page.session, body: mailNotSentView() });
     if (error instanceof ApiError && error.code === 'rate_limited') throw mailLimitReached(error);
     throw error;
   }

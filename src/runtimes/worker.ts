@@ -59,7 +59,7 @@ function misconfigured(request: Request, error: ConfigError): Response {
 }
 
 export default {
-  async fetch(request: Request, env: Env): Promise<Response> {
+  async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     let handler: FetchHandler;
     try {
       handler = appFor(env);
@@ -67,7 +67,10 @@ export default {
       if (error instanceof ConfigError) return misconfigured(request, error);
       throw error;
     }
-    return handler(request, { clientAddress: request.headers.get(HEADERS.cloudflareClientAddress) ?? undefined });
+    return handler(request, {
+      clientAddress: request.headers.get(HEADERS.cloudflareClientAddress) ?? undefined,
+      waitUntil: (task) => ctx.waitUntil(task),
+    });
   },
   /** The daily retention purge (wrangler.toml [triggers]). */
   async scheduled(_controller: ScheduledController, env: Env): Promise<void> {

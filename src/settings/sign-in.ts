@@ -29,6 +29,11 @@ export interface SignInDeps {
   /** PUBLIC_BASE_URL is where mailed links point; start-up refuses SMTP without it (src/mail/config.ts). */
   readonly config: Pick<AppConfig, 'rateLimitsEnabled' | 'publicBaseUrl'>;
   readonly mailer: Mailer;
+  /**
+   * Runs the sending after the answer, which never waits for it: the time a mail takes (or its failure) would
+   * otherwise tell whether an account has the address.
+   */
+  readonly afterAnswer: (task: Promise<unknown>) => void;
 }
 
 /** Who asks for a link: the address typed, the origin the request named, and the client for the per-network limit. */
@@ -43,9 +48,6 @@ export interface LinkRequest {
   readonly requestId: string;
 }
 
-/** The mail transport refused or could not be reached: the link was not sent. */
-export class MailNotSent extends Error {}
-
 /** The address as it will be stored, or undefined when it is no email address. */
 export function readEmailAddress(text: string): string | undefined {
   const email = text.trim();
@@ -58,12 +60,10 @@ async function countSignInMail(deps: SignInDeps, request: LinkRequest): Promise<
   await countRequest(buckets, deps, { requestId: request.requestId });
 }
 
+/** Stores a new link and mails it; never rejects: a failure is a log line naming neither the link nor the address. */
 async function sendLink(deps: SignInDeps, accountId: string, request: LinkRequest, to: string): Promise<void> {
   const token = newToken();
   const now = deps.clock.now();
-  await deps.db
-    .insert(signInLinks)
-    .values({ tokenHash: hashToken(token), accountId, createdAt: now, expiresAt: now + SIGN_IN_LINK_LIFETIME_MS });
   const text = [
     'Follow this link to sign in to Settings:',
     '',
@@ -73,31 +73,36 @@ async function sendLink(deps: SignInDeps, accountId: string, request: LinkReques
     '',
   ].join('\n');
   try {
+    await deps.db
+      .insert(signInLinks)
+      .values({ tokenHash: hashToken(token), accountId, createdAt: now, expiresAt: now + SIGN_IN_LINK_LIFETIME_MS });
     await deps.mailer.send({ to, subject: SIGN_IN_MAIL_SUBJECT, text });
   } catch (error) {
-    // The log line names the failure, never the link, nor the address (SMTP replies often quote it).
-    const failure = describeError(error).replace(new RegExp(to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '<recipient>');
+    // The log line names the failure, never the address (SMTP replies often quote it), nor the link's token.
+    const failure = describeError(error)
+      .replace(new RegExp(to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '<recipient>')
+      .split(token)
+      .join('<token>');
     console.error(JSON.stringify({ level: 'error', request_id: request.requestId, error: `sign-in mail not sent: ${failure}` }));
-    throw new MailNotSent();
   }
 }
 
 /**
- * Emails a sign-in link when an account has the address; answers the same either way, so the page tells
- * nothing of who has an account. Throws the rate limit's refusal past it.
+ * Emails a sign-in link, after the answer, when an account has the address; returns the same either way and as
+ * soon, so the page tells nothing of who has an account. Throws the rate limit's refusal past it.
  */
 export async function requestSignInLink(deps: SignInDeps, request: LinkRequest): Promise<void> {
   await countSignInMail(deps, request);
   const account = await findAccountByEmail(deps.db, request.email);
-  if (account) await sendLink(deps, account.id, request, account.email);
+  if (account) deps.afterAnswer(sendLink(deps, account.id, request, account.email));
 }
 
-/** Creates a free account for a new address, then emails a sign-in link whether the account is new or not. */
+/** Creates a free account for a new address, then emails a sign-in link (after the answer) whether the account is new or not. */
 export async function signUp(deps: SignInDeps, request: LinkRequest): Promise<void> {
   await countSignInMail(deps, request);
   const created = await createAccount(deps.db, { email: request.email, plan: 'free', emailConfirmed: false, now: deps.clock.now() });
   const account = created ?? (await findAccountByEmail(deps.db, request.email));
-  if (account) await sendLink(deps, account.id, request, account.email);
+  if (account) deps.afterAnswer(sendLink(deps, account.id, request, account.email));
 }
 
 /**

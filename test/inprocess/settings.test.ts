@@ -1,11 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { findAccountByEmail } from '../../src/accounts/store.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createAccount, findAccountByEmail } from '../../src/accounts/store.ts';
+import type { Connection } from '../../src/app.ts';
 import { accounts, apiKeys, documents, sessions, signInLinks } from '../../src/db/schema.ts';
 import { purgeExpired } from '../../src/documents/retention.ts';
 import { sha256Hex } from '../../src/hash.ts';
+import { defineRoute } from '../../src/http/route.ts';
+import { ROUTES } from '../../src/routes/index.ts';
 import { SESSION_LIFETIME_MS } from '../../src/settings/sessions.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import { BASE, createTestApp, type TestApp } from '../support/app.ts';
 import { finalInvoice } from '../support/documents.ts';
 import { createInbox, type Inbox } from '../support/inbox.ts';
 import { csrfIn, SettingsBrowser } from '../support/settings-client.ts';
@@ -235,29 +238,111 @@ describe('Settings: accounts', () => {
     }
     expect(await noMail.db.select().from(accounts)).toEqual([]);
   });
+});
 
-  it('answers a 503 page when the mail server refuses the message, and logs neither the address nor the link', async () => {
+describe('Settings: the mail goes out after the answer, which tells nothing of who has an account', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** The page for an address, with the address taken out (the page repeats it). */
+  async function pageFor(target: TestApp, path: string, email: string, connection: Connection = {}) {
+    const request = new Request(`${BASE}${path}`, {
+      method: 'POST',
+      headers: { Origin: new URL(BASE).origin, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email }).toString(),
+    });
+    const answer = await target.fetch(request, connection);
+    return { status: answer.status, text: (await answer.text()).replace(email, 'X') };
+  }
+
+  it('answers an existing and an unknown address at once with the same page, even when the mail server never answers', async () => {
+    const sent: string[] = [];
+    const hanging = await createTestApp({
+      awaitBackgroundTasks: false,
+      mailer: {
+        send: (message) => {
+          sent.push(message.to);
+          return new Promise(() => {});
+        },
+      },
+    });
+    await createAccount(hanging.db, { email: 'known@example.com', plan: 'free', emailConfirmed: true, now: hanging.clock.now() });
+    const known = await pageFor(hanging, '/settings/sign-in', 'known@example.com');
+    const unknown = await pageFor(hanging, '/settings/sign-in', 'nobody@example.com');
+    expect(known.status).toBe(200);
+    expect(unknown).toEqual(known);
+    expect(known.text).toContain('<h1>Check your email</h1>');
+    const existing = await pageFor(hanging, '/settings/sign-up', 'known@example.com');
+    const created = await pageFor(hanging, '/settings/sign-up', 'new@example.com');
+    expect(created).toEqual(existing);
+    expect(existing).toEqual(known);
+    await vi.waitFor(() => expect(sent).toEqual(['known@example.com', 'known@example.com', 'new@example.com']));
+  });
+
+  it('hands the sending to the runtime’s waitUntil when it has one (the Worker’s ctx.waitUntil), and answers first', async () => {
+    const hanging = await createTestApp({ awaitBackgroundTasks: false, mailer: { send: () => new Promise(() => {}) } });
+    await createAccount(hanging.db, { email: 'known@example.com', plan: 'free', emailConfirmed: true, now: hanging.clock.now() });
+    const handed: Promise<unknown>[] = [];
+    const waitUntil = (task: Promise<unknown>) => handed.push(task);
+    const known = await pageFor(hanging, '/settings/sign-in', 'known@example.com', { waitUntil });
+    expect(known.status).toBe(200);
+    expect(handed).toHaveLength(1);
+    expect(await pageFor(hanging, '/settings/sign-in', 'nobody@example.com', { waitUntil })).toEqual(known);
+  });
+
+  it('answers the same page when the mail server refuses the message, and logs the failure without the address or the link', async () => {
     const lines: string[] = [];
     vi.spyOn(console, 'error').mockImplementation((line: unknown) => {
       lines.push(String(line));
     });
     const failing = await createTestApp({
+      awaitBackgroundTasks: false,
       mailer: {
         send: async (message) => {
-          throw new Error(`550 <${message.to.toUpperCase()}>: mailbox unavailable`);
+          throw new Error(`550 <${message.to.toUpperCase()}>: mailbox unavailable (${message.text})`);
         },
       },
     });
-    const answer = await new SettingsBrowser(failing).post('/settings/sign-up', { email: 'bounce@example.com' });
-    vi.restoreAllMocks();
-    expect(answer.status).toBe(503);
-    expect(await answer.text()).toContain('The email could not be sent');
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('sign-in mail not sent: Error: 550 <<recipient>>: mailbox unavailable');
-    expect(lines[0]).not.toContain('bounce@example.com');
-    expect(lines[0]).not.toContain('token');
+    await createAccount(failing.db, { email: 'bounce@example.com', plan: 'free', emailConfirmed: true, now: failing.clock.now() });
+    const known = await pageFor(failing, '/settings/sign-in', 'bounce@example.com');
+    expect(known.status).toBe(200);
+    expect(await pageFor(failing, '/settings/sign-in', 'nobody@example.com')).toEqual(known);
+    await vi.waitFor(() => expect(lines).toHaveLength(1));
+    const line = JSON.parse(lines[0]!);
+    expect(line).toMatchObject({
+      level: 'error',
+      error: expect.stringMatching(/^sign-in mail not sent: Error: 550 <<recipient>>: mailbox unavailable/),
+    });
+    expect(lines[0]).not.toMatch(/bounce@example\.com/i);
+    expect(lines[0]).toContain('token=<token>');
+    expect(lines[0]).not.toMatch(/[A-Za-z0-9_-]{43}/);
   });
 
+  it('logs a task that fails after the answer as one line without its message (which could name an address)', async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((line: unknown) => {
+      lines.push(String(line));
+    });
+    const background = defineRoute({
+      method: 'GET',
+      path: '/settings/background-probe',
+      access: { kind: 'public' },
+      versioned: false,
+      doc: { operationId: 'probe', summary: 'probe', description: 'probe', tag: 'Meta', responses: {}, errors: [] },
+      handle(context) {
+        context.waitUntil(Promise.reject(new Error('550 <victim@example.com> token=abc')));
+        return new Response('answered');
+      },
+    });
+    const probe = await createTestApp({ awaitBackgroundTasks: false, routes: [...ROUTES, background] });
+    expect(await (await probe.call('/settings/background-probe')).text()).toBe('answered');
+    await vi.waitFor(() => expect(lines).toHaveLength(1));
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'error', error: 'a task after the answer failed' });
+    expect(lines[0]).not.toContain('victim@example.com');
+    expect(lines[0]).not.toContain('token=abc');
+  });
+});
+
+describe('Settings: addresses', () => {
   it('refuses an address that is none with the form again (400)', async () => {
     const browser = new SettingsBrowser(app);
     for (const email of ['', 'no-at-sign', 'a@b', 'two@@example.com', 'space @example.com', `${'a'.repeat(250)}@example.com`]) {

@@ -63,6 +63,12 @@ interface TestAppOptions {
   wrapDb?: (db: Database) => Database;
   /** How the app sends mail (Settings' sign-in links); none by default, as a server without SMTP configured. */
   mailer?: Mailer;
+  /**
+   * true (the default): each answer waits for the work the app left running after it (the sign-in mail, handed to
+   * the connection's waitUntil as on the Worker), so that a test reads the inbox right after. false: the answer
+   * comes as on Bun and Node, where the app lets that work run by itself.
+   */
+  awaitBackgroundTasks?: boolean;
 }
 
 /**
@@ -84,7 +90,17 @@ async function inProcessApp(options: TestAppOptions): Promise<TestApp> {
   const clock = new TestClock();
   const config = loadConfig(options.env ?? {}, { logRequests: false, rateLimitsEnabled: false, ...options.config });
   const deps = { db: options.wrapDb ? options.wrapDb(db) : db, clock, config, fonts: testFonts() };
-  const fetch = createApp(options.mailer ? { ...deps, mailer: options.mailer } : deps, options.routes ?? ROUTES);
+  const handler = createApp(options.mailer ? { ...deps, mailer: options.mailer } : deps, options.routes ?? ROUTES);
+  const fetch: FetchHandler =
+    options.awaitBackgroundTasks === false
+      ? handler
+      : async (request, connection = {}) => {
+          if (connection.waitUntil) return handler(request, connection);
+          const tasks: Promise<unknown>[] = [];
+          const response = await handler(request, { ...connection, waitUntil: (task) => tasks.push(task) });
+          await Promise.all(tasks);
+          return response;
+        };
   return { fetch, db, clock, call: (path, init) => fetch(new Request(`${BASE}${path}`, init)) };
 }
 
