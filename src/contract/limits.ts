@@ -41,7 +41,10 @@ export const AUTH_FAILURE_LIMIT = { failures: 20, windowMinutes: 10 } as const;
 /** Public routes may be cached for 5 minutes (section 4.1). */
 export const PUBLIC_CACHE_SECONDS = 300;
 /**
- * Sign-in emails Settings sends (sign-in and sign-up), per hour: per address (counted whether or not an account
- * has it, so a refusal tells nothing) and per client network. Shown on the page that refuses one.
+ * Sign-in emails Settings sends (sign-in and sign-up), per hour: per address from one client network, per address
+ * from all networks together, and per network. Addresses are counted whether or not an account has them, so a
+ * refusal tells nothing. The per-address count is per network first, so that someone asking for links to another
+ * person's address from one network does not lock that person out; the higher ceiling across networks still
+ * bounds the mail one address gets. Shown on the page that refuses one.
  */
-export const SIGN_IN_MAIL_LIMIT = { perAddressPerHour: 5, perNetworkPerHour: 20 } as const;
+export const SIGN_IN_MAIL_LIMIT = { perAddressPerNetworkPerHour: 5, perAddressPerHour: 20, perNetworkPerHour: 20 } as const;

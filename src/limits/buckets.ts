@@ -135,13 +135,21 @@ export function authFailureBucket(network: string): Bucket {
 }
 
 /**
- * Sign-in emails, per address and per client network; never reported. The address is named by the hash of
- * its lower-cased form, so the counters hold no address.
+ * Sign-in emails, per address from one network, per address and per client network (SIGN_IN_MAIL_LIMIT); never
+ * reported. The address is named by the hash of its lower-cased form, so the counters hold no address.
  */
 export function signInMailBuckets(addressHash: string, network: string): Bucket[] {
   const refusal = rateLimited('sign_in_mail_limit');
+  const bucket = (name: string, limit: number): Bucket => ({
+    name: `sign-in-mail:${name}`,
+    limit,
+    windowMs: HOUR,
+    reported: false,
+    refusal,
+  });
   return [
-    { name: `sign-in-mail:address:${addressHash}`, limit: SIGN_IN_MAIL_LIMIT.perAddressPerHour, windowMs: HOUR, reported: false, refusal },
-    { name: `sign-in-mail:network:${network}`, limit: SIGN_IN_MAIL_LIMIT.perNetworkPerHour, windowMs: HOUR, reported: false, refusal },
+    bucket(`address-network:${addressHash}:${network}`, SIGN_IN_MAIL_LIMIT.perAddressPerNetworkPerHour),
+    bucket(`address:${addressHash}`, SIGN_IN_MAIL_LIMIT.perAddressPerHour),
+    bucket(`network:${network}`, SIGN_IN_MAIL_LIMIT.perNetworkPerHour),
   ];
 }

@@ -60,7 +60,7 @@ function mailLimitReached(error: ApiError): PageError {
   return new PageError(
     429,
     'Too many sign-in emails',
-    `We send at most ${SIGN_IN_MAIL_LIMIT.perAddressPerHour} sign-in emails an hour to one address, and ${SIGN_IN_MAIL_LIMIT.perNetworkPerHour} an hour to one network. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+    `We send at most ${SIGN_IN_MAIL_LIMIT.perAddressPerNetworkPerHour} sign-in emails an hour to one address asked for from one network, ${SIGN_IN_MAIL_LIMIT.perAddressPerHour} an hour to one address in all, and ${SIGN_IN_MAIL_LIMIT.perNetworkPerHour} an hour to one network. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
     { [HEADERS.retryAfter]: retryAfter },
   );
 }

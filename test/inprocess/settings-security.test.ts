@@ -397,29 +397,50 @@ describe('Settings: sign-in emails are rate-limited', () => {
     limited = await createTestApp({ mailer: inbox.mailer, config: { rateLimitsEnabled: true } });
   });
 
-  it('per address: 5 an hour whatever the letter case, counted for unknown addresses too, the limits shown on a 429 page', async () => {
+  it('per address from one network: 5 an hour whatever the letter case, counted for unknown addresses too, the limits shown on a 429 page', async () => {
     const asks = ['Limit@example.com', 'limit@example.com', 'LIMIT@example.com', 'limit@Example.com', 'limit@example.com'];
-    for (const [index, email] of asks.entries()) {
-      const browser = new SettingsBrowser(limited, `203.0.113.${index}`);
-      expect((await browser.post('/settings/sign-in', { email })).status).toBe(200);
-    }
-    const refused = await new SettingsBrowser(limited, '203.0.113.99').post('/settings/sign-in', { email: 'limit@example.com' });
+    const fromAttacker = () => new SettingsBrowser(limited, '203.0.113.5');
+    for (const email of asks) expect((await fromAttacker().post('/settings/sign-in', { email })).status).toBe(200);
+    const refused = await fromAttacker().post('/settings/sign-in', { email: 'limit@example.com' });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBe(3600);
     expectPageHeaders(refused, 'the 429 page');
     const text = await refused.text();
-    expect(text).toContain('at most 5 sign-in emails an hour to one address, and 20 an hour to one network');
+    expect(text).toContain(
+      'at most 5 sign-in emails an hour to one address asked for from one network, 20 an hour to one address in all, and 20 an hour to one network',
+    );
     expect(text).toContain('Try again in 60 minutes');
-    const signUp = await new SettingsBrowser(limited, '203.0.113.98').post('/settings/sign-up', { email: 'LIMIT@EXAMPLE.COM' });
-    expect(signUp.status).toBe(429);
+    expect((await fromAttacker().post('/settings/sign-up', { email: 'LIMIT@EXAMPLE.COM' })).status).toBe(429);
     expect(await limited.db.select().from(accounts)).toEqual([]);
 
     const buckets = (await limited.db.select().from(rateLimitWindows)).map((row) => row.bucket);
     expect(buckets).toContain(`sign-in-mail:address:${sha256Hex('limit@example.com')}`);
+    expect(buckets).toContain(`sign-in-mail:address-network:${sha256Hex('limit@example.com')}:203.0.113.5`);
     expect(buckets.join(' ')).not.toMatch(/@|limit@/i);
 
     limited.clock.advance(60 * 60_000);
-    expect((await new SettingsBrowser(limited, '203.0.113.97').post('/settings/sign-in', { email: 'limit@example.com' })).status).toBe(200);
+    expect((await fromAttacker().post('/settings/sign-in', { email: 'limit@example.com' })).status).toBe(200);
+  });
+
+  it('does not lock the holder of an address out: links asked for from another network still go out', async () => {
+    await createAccount(limited.db, { email: 'victim@example.com', plan: 'free', emailConfirmed: true, now: limited.clock.now() });
+    for (let index = 0; index < 6; index++)
+      await new SettingsBrowser(limited, '203.0.113.5').post('/settings/sign-in', { email: 'victim@example.com' });
+    const victim = new SettingsBrowser(limited, '198.51.100.20');
+    expect((await victim.post('/settings/sign-in', { email: 'victim@example.com' })).status).toBe(200);
+    expect((await victim.useLink(inbox, 'victim@example.com')).status).toBe(303);
+  });
+
+  it('per address from all networks together: 20 an hour', async () => {
+    for (const network of [1, 2, 3, 4]) {
+      for (let index = 0; index < 5; index++) {
+        expect(
+          (await new SettingsBrowser(limited, `192.0.2.${network}`).post('/settings/sign-in', { email: 'many@example.com' })).status,
+        ).toBe(200);
+      }
+    }
+    expect((await new SettingsBrowser(limited, '192.0.2.5').post('/settings/sign-in', { email: 'many@example.com' })).status).toBe(429);
+    expect((await new SettingsBrowser(limited, '192.0.2.5').post('/settings/sign-in', { email: 'other@example.com' })).status).toBe(200);
   });
 
   it('per network: 20 an hour from one network, other networks unaffected', async () => {
