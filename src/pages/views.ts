@@ -58,12 +58,21 @@ export function checkEmailView(email: string): Html {
 <p>Nothing arrived? Check the spam folder, or <a href="${PAGE_PATHS.signIn}">ask for another link</a>.</p>`;
 }
 
-export function useLinkView(token: string, session: Session | undefined): Html {
+/**
+ * The page of a sign-in link: whose account it signs in to (masked), and, when this browser is signed in to
+ * another account, that the link ends that session.
+ */
+export function useLinkView(input: { token: string; session: Session | undefined; account: string; replaces: string | undefined }): Html {
   return html`<h1>Sign in</h1>
-<p>Sign in to Settings with the link from your email.</p>
+<p>Sign in to Settings as <strong>${input.account}</strong> with the link from your email. If this is not your address, do not sign in: close this page.</p>
+${
+  input.replaces
+    ? html`<p class="notice">You are signed in as <strong>${input.replaces}</strong>. Signing in with this link ends that session and signs you in as ${input.account} instead.</p>`
+    : ''
+}
 <form method="post" action="${SIGN_IN_LINK_PATH}">
-${csrfField(session)}
-<input type="hidden" name="token" value="${token}">
+${csrfField(input.session)}
+<input type="hidden" name="token" value="${input.token}">
 <button type="submit">Sign in</button>
 </form>`;
 }

@@ -8,7 +8,7 @@ import { PAGE_PATHS, pageResponse, seeOther } from '../pages/layout.ts';
 import { type PageRequest, settingsPage } from '../pages/page-route.ts';
 import { sessionCookie, sessionCookieValue } from '../pages/security.ts';
 import { checkEmailView, linkExpiredView, signInView, signUpView, useLinkView } from '../pages/views.ts';
-import { isSignInLinkUsable } from '../settings/links.ts';
+import { maskedEmail, signInLinkHolder } from '../settings/links.ts';
 import { SESSION_LIFETIME_MS } from '../settings/sessions.ts';
 import {
   type LinkRequest,
@@ -149,8 +149,12 @@ export const settingsSignInLinkPageRoute = settingsPage({
   session: 'optional',
   async handle(page) {
     const token = page.context.url.searchParams.get('token') ?? '';
-    if (!(await isSignInLinkUsable(page.context.deps.db, token, page.context.deps.clock.now()))) return linkExpired(page);
-    return pageResponse({ title: 'Sign in', session: page.session, body: useLinkView(token, page.session) });
+    const holder = await signInLinkHolder(page.context.deps.db, token, page.context.deps.clock.now());
+    if (!holder) return linkExpired(page);
+    // A link someone else forwarded would sign this browser in to their account (login CSRF): the page says whose.
+    const replaces = page.session && page.session.account.id !== holder.accountId ? page.session.account.email : undefined;
+    const body = useLinkView({ token, session: page.session, account: maskedEmail(holder.email), replaces });
+    return pageResponse({ title: 'Sign in', session: page.session, body });
   },
 });
 

@@ -254,6 +254,33 @@ describe('Settings: the link in the mail', () => {
   });
 });
 
+describe('Settings: a forwarded sign-in link (login CSRF)', () => {
+  const pathOf = (link: string) => new URL(link).pathname + new URL(link).search;
+
+  it('names the account the link signs in to, masked, and says when it would end another account’s session', async () => {
+    const attacker = new SettingsBrowser(app);
+    await attacker.post('/settings/sign-up', { email: 'mallory@example.com' });
+    const forwarded = pathOf(inbox.linkFor('mallory@example.com'));
+    const signedOutView = await (await new SettingsBrowser(app).get(forwarded)).text();
+    expect(signedOutView).toContain('Sign in to Settings as <strong>m•••@example.com</strong>');
+    expect(signedOutView).not.toContain('mallory@example.com');
+    expect(signedOutView).not.toContain('You are signed in as');
+
+    const { browser: victim } = await signedIn('victim@example.com');
+    const victimView = await (await victim.get(forwarded)).text();
+    expect(victimView).toContain(
+      'You are signed in as <strong>victim@example.com</strong>. Signing in with this link ends that session and signs you in as m•••@example.com instead.',
+    );
+    const mallorysLink = (await app.db.select().from(signInLinks)).find((link) => link.usedAt === null);
+    expect(mallorysLink).toBeDefined();
+
+    await victim.post('/settings/sign-in', { email: 'victim@example.com', csrf: csrfIn(await (await victim.get('/settings')).text()) });
+    const ownView = await (await victim.get(pathOf(inbox.linkFor('victim@example.com')))).text();
+    expect(ownView).toContain('Sign in to Settings as <strong>v•••@example.com</strong>');
+    expect(ownView).not.toContain('You are signed in as');
+  });
+});
+
 describe('Settings: forms that are no forms', () => {
   it('answers 400 pages, never 500: wrong type, too large, a field twice, bytes that are no UTF-8', async () => {
     const browser = new SettingsBrowser(app);
