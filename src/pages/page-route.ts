@@ -59,7 +59,7 @@ export function settingsPage<S extends 'required' | 'optional'>(spec: PageSpec<S
       } catch (error) {
         response = errorPage(error, seen.session);
       }
-      return withPageSecurityHeaders(response);
+      return withPageSecurityHeaders(response, context.baseUrl);
     },
   });
 }

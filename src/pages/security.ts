@@ -17,12 +17,21 @@ export function isSettingsPath(pathname: string): boolean {
   return pathname === SETTINGS_PATH || pathname.startsWith(`${SETTINGS_PATH}/`);
 }
 
-export function withPageSecurityHeaders(response: Response): Response {
+/** One year: browsers then reach the service by https only, and a network cannot strip TLS to plant a cookie. */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
+
+/** The pages' headers; and Strict-Transport-Security when the service's base URL is https. */
+export function withPageSecurityHeaders(response: Response, baseUrl: string): Response {
   for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) response.headers.set(name, value);
+  if (new URL(baseUrl).protocol === 'https:') response.headers.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
   return response;
 }
 
-export const SESSION_COOKIE = 'svc_session';
+/**
+ * `__Secure-`: browsers take a cookie of this name only from an https page (or localhost) and only with Secure, so
+ * a network attacker on plain http cannot plant one; Path=/settings is still allowed (`__Host-` would need Path=/).
+ */
+export const SESSION_COOKIE = '__Secure-svc_session';
 const COOKIE_ATTRIBUTES = `HttpOnly; Secure; SameSite=Lax; Path=${SETTINGS_PATH}`;
 
 export function sessionCookie(token: string, maxAgeSeconds: number): string {
@@ -33,15 +42,20 @@ export function clearedSessionCookie(): string {
   return `${SESSION_COOKIE}=; ${COOKIE_ATTRIBUTES}; Max-Age=0`;
 }
 
-/** The session cookie's value as the browser sent it, if it sent one. */
+/**
+ * The session cookie's value as the browser sent it, if it sent exactly one. Two mean one was planted beside the
+ * service's own (a sibling domain, a narrower Path), and the browser's order says nothing of which is which: then
+ * neither is taken, rather than maybe the planted one.
+ */
 export function sessionCookieValue(request: Request): string | undefined {
   const header = request.headers.get('Cookie');
   if (!header) return undefined;
-  for (const pair of header.split(';')) {
-    const [name, ...value] = pair.split('=');
-    if (name?.trim() === SESSION_COOKIE) return value.join('=').trim() || undefined;
-  }
-  return undefined;
+  const values = header
+    .split(';')
+    .map((pair) => pair.split('='))
+    .filter(([name]) => name?.trim() === SESSION_COOKIE)
+    .map(([, ...value]) => value.join('=').trim());
+  return values.length === 1 ? values[0] || undefined : undefined;
 }
 
 /**

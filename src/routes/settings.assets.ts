@@ -11,7 +11,7 @@ function asset(path: string, operationId: string, contentType: string, body: str
     access: { kind: 'session' },
     versioned: false,
     doc: { operationId, summary: operationId, description: operationId, tag: 'Settings', responses: {}, errors: [] },
-    handle: () => withPageSecurityHeaders(new Response(body, { headers: { [HEADERS.contentType]: contentType } })),
+    handle: ({ baseUrl }) => withPageSecurityHeaders(new Response(body, { headers: { [HEADERS.contentType]: contentType } }), baseUrl),
   });
 }
 

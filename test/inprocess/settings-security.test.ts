@@ -106,22 +106,47 @@ describe('Settings: security headers and markup', () => {
 });
 
 describe('Settings: the session cookie', () => {
-  it('is HttpOnly, Secure, SameSite=Lax, Path=/settings, for the 7 days of the session; cleared on sign-out', async () => {
+  it('is __Secure-svc_session, HttpOnly, Secure, SameSite=Lax, Path=/settings, for the 7 days of the session; cleared on sign-out', async () => {
     const browser = new SettingsBrowser(app);
     await browser.post('/settings/sign-up', { email: 'cookie@example.com' });
     const link = inbox.linkFor('cookie@example.com');
     const answer = await browser.post('/settings/sign-in/link', { token: SettingsBrowser.tokenOf(link) });
     expect(answer.headers.get('set-cookie')).toMatch(
-      /^svc_session=[A-Za-z0-9_-]{43}; HttpOnly; Secure; SameSite=Lax; Path=\/settings; Max-Age=604800$/,
+      /^__Secure-svc_session=[A-Za-z0-9_-]{43}; HttpOnly; Secure; SameSite=Lax; Path=\/settings; Max-Age=604800$/,
     );
     const out = await browser.postSignedIn('/settings/sign-out');
-    expect(out.headers.get('set-cookie')).toBe('svc_session=; HttpOnly; Secure; SameSite=Lax; Path=/settings; Max-Age=0');
+    expect(out.headers.get('set-cookie')).toBe('__Secure-svc_session=; HttpOnly; Secure; SameSite=Lax; Path=/settings; Max-Age=0');
+  });
+
+  it('takes no session from a cookie without the __Secure- prefix, nor from two session cookies (one was planted)', async () => {
+    const { browser } = await signedIn('planted.victim@example.com');
+    const attacker = await signedIn('planted.attacker@example.com');
+    const asVictim = (cookie: string) => app.call('/settings', { headers: { Cookie: cookie } });
+    expect((await asVictim(`__Secure-svc_session=${browser.cookie}`)).status).toBe(200);
+    expect((await asVictim(`svc_session=${browser.cookie}`)).status).toBe(303);
+    for (const cookie of [
+      `__Secure-svc_session=${attacker.browser.cookie}; __Secure-svc_session=${browser.cookie}`,
+      `__Secure-svc_session=${browser.cookie}; __Secure-svc_session=${attacker.browser.cookie}`,
+    ]) {
+      const answer = await asVictim(cookie);
+      expect(answer.status).toBe(303);
+      expect(answer.headers.get('location')).toBe('/settings/sign-in');
+    }
+  });
+
+  it('sends Strict-Transport-Security on every Settings answer when the service is on https, and only then', async () => {
+    const onHttps = await createTestApp({ mailer: inbox.mailer, env: { PUBLIC_BASE_URL: 'https://docs.example.com' } });
+    for (const path of ['/settings/sign-in', '/settings', '/settings/assets/settings.css', '/settings/nowhere']) {
+      expect((await onHttps.call(path)).headers.get('strict-transport-security'), path).toBe('max-age=31536000');
+      expect((await app.call(path)).headers.get('strict-transport-security'), path).toBeNull();
+    }
+    expect((await onHttps.call('/api/v1/templates')).headers.get('strict-transport-security')).toBeNull();
   });
 
   it('is not accepted by the API: a request with only the cookie is 401, and the API sends no cookie', async () => {
     const { browser } = await signedIn();
     const { secret } = await createKeyThrough(browser);
-    const cookie = `svc_session=${browser.cookie}`;
+    const cookie = `__Secure-svc_session=${browser.cookie}`;
     const refused = await app.call('/api/v1/account', { headers: { Cookie: cookie } });
     expect(refused.status).toBe(401);
     expect((await refused.json()).error.code).toBe('unauthorized');
@@ -499,7 +524,7 @@ describe('Settings: sign-in emails are rate-limited', () => {
     for (let index = 0; index < 21; index++) {
       answers.push(
         (
-          await limited.fetch(new Request(`${BASE}/api/v1/account`, { headers: { Cookie: 'svc_session=x' } }), {
+          await limited.fetch(new Request(`${BASE}/api/v1/account`, { headers: { Cookie: '__Secure-svc_session=x' } }), {
             clientAddress: '192.0.2.1',
           })
         ).status,

@@ -406,7 +406,7 @@ describe('Settings: sessions', () => {
     const expired = await browser.get('/settings/keys');
     expect(expired.status).toBe(303);
     expect(expired.headers.get('Location')).toBe('/settings/sign-in');
-    expect(expired.headers.get('Set-Cookie')).toMatch(/^svc_session=; .*Max-Age=0/);
+    expect(expired.headers.get('Set-Cookie')).toMatch(/^__Secure-svc_session=; .*Max-Age=0/);
   });
 });
 

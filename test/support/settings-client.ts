@@ -1,3 +1,4 @@
+import { SESSION_COOKIE } from '../../src/pages/security.ts';
 import { BASE, type TestApp } from './app.ts';
 import type { Inbox } from './inbox.ts';
 
@@ -5,7 +6,8 @@ import type { Inbox } from './inbox.ts';
 export function sessionCookieIn(response: Response): string | undefined {
   const header = response.headers.get('Set-Cookie');
   if (!header) return undefined;
-  const match = /^svc_session=([^;]*)/.exec(header);
+  if (!header.startsWith(`${SESSION_COOKIE}=`)) return undefined;
+  const match = /^[^=]+=([^;]*)/.exec(header);
   if (!match) return undefined;
   return /Max-Age=0/i.test(header) ? '' : match[1];
 }
@@ -32,7 +34,7 @@ export class SettingsBrowser {
   }
 
   private headers(extra: Record<string, string> = {}): Record<string, string> {
-    return { ...(this.cookie ? { Cookie: `svc_session=${this.cookie}` } : {}), ...extra };
+    return { ...(this.cookie ? { Cookie: `${SESSION_COOKIE}=${this.cookie}` } : {}), ...extra };
   }
 
   private async send(request: Request): Promise<Response> {
