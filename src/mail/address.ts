@@ -9,9 +9,14 @@ export interface Mailbox {
  * an SMTP command and a header as it is (a line break there would let a value add commands or headers).
  */
 const ADDRESS = /^[^\s@<>"(),;:\\[\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*$/;
+/** Control characters (NUL, DEL, C1 such as NEL): the pattern above does not count them as spaces. */
+const CONTROL = /\p{Cc}/u;
+/** The longest address SMTP carries (RFC 5321 path limit less its brackets). */
+export const MAIL_ADDRESS_MAX_CHARS = 254;
 
+/** The one address check: MAIL_FROM, every recipient, and the addresses Settings accepts. */
 export function isMailAddress(value: string): boolean {
-  return value.length <= 254 && ADDRESS.test(value);
+  return value.length <= MAIL_ADDRESS_MAX_CHARS && ADDRESS.test(value) && !CONTROL.test(value);
 }
 
 /** `address` or `Name <address>`; undefined when the value is neither (a name with quotes or brackets included). */

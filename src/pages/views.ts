@@ -2,8 +2,9 @@ import type { ACCOUNT_LIMITS } from '../accounts/plans.ts';
 import type { KeyRow } from '../auth/store.ts';
 import { KEY_KINDS } from '../contract/scopes.ts';
 import type { DocumentRow } from '../documents/record.ts';
+import { MAIL_ADDRESS_MAX_CHARS } from '../mail/address.ts';
 import type { Session } from '../settings/sessions.ts';
-import { EMAIL_MAX_CHARS, SIGN_IN_LINK_LIFETIME_MINUTES, SIGN_IN_LINK_PATH } from '../settings/sign-in.ts';
+import { SIGN_IN_LINK_LIFETIME_MINUTES, SIGN_IN_LINK_PATH } from '../settings/sign-in.ts';
 import { type Html, html } from './html.ts';
 import { buttonForm, csrfField, isoTime, PAGE_PATHS, time } from './layout.ts';
 
@@ -31,7 +32,7 @@ function emailForm(input: { action: string; button: string; session: Session | u
   return html`<form method="post" action="${input.action}" class="stacked">
 ${csrfField(input.session)}
 <label for="email">Email address</label>
-<input id="email" name="email" type="email" autocomplete="email" required maxlength="${EMAIL_MAX_CHARS}" value="${input.email ?? ''}">
+<input id="email" name="email" type="email" autocomplete="email" required maxlength="${MAIL_ADDRESS_MAX_CHARS}" value="${input.email ?? ''}">
 <button type="submit">${input.button}</button>
 </form>`;
 }

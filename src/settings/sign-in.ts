@@ -10,6 +10,7 @@ import { newId } from '../ids.ts';
 import { signInMailBuckets } from '../limits/buckets.ts';
 import { countRequest } from '../limits/count.ts';
 import { networkOf } from '../limits/network.ts';
+import { isMailAddress } from '../mail/address.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { SESSION_LIFETIME_MS } from './sessions.ts';
 import { hashToken, isTokenShaped, newToken } from './tokens.ts';
@@ -18,10 +19,6 @@ export const SIGN_IN_LINK_LIFETIME_MINUTES = 15;
 const SIGN_IN_LINK_LIFETIME_MS = SIGN_IN_LINK_LIFETIME_MINUTES * 60_000;
 export const SIGN_IN_LINK_PATH = '/settings/sign-in/link';
 export const SIGN_IN_MAIL_SUBJECT = 'Your sign-in link';
-/** The longest address SMTP carries (RFC 5321 path limit less its brackets). */
-export const EMAIL_MAX_CHARS = 254;
-/** One @, something on both sides, a dot in the domain; no spaces, controls or characters that end a header. */
-const EMAIL_SHAPE = /^[^\s@<>",;()\\]+@[^\s@<>",;()\\]+\.[^\s@<>",;()\\.]+$/;
 
 export interface SignInDeps {
   readonly db: Database;
@@ -48,10 +45,13 @@ export interface LinkRequest {
   readonly requestId: string;
 }
 
-/** The address as it will be stored, or undefined when it is no email address. */
+/**
+ * The address as it will be stored, or undefined when it is none the mail layer can send to (its one check), or
+ * its domain has no dot (no host a customer's mail lives on).
+ */
 export function readEmailAddress(text: string): string | undefined {
   const email = text.trim();
-  return email.length <= EMAIL_MAX_CHARS && EMAIL_SHAPE.test(email) ? email : undefined;
+  return isMailAddress(email) && email.slice(email.lastIndexOf('@')).includes('.') ? email : undefined;
 }
 
 /** Counts the mail against the address (by the hash of its lower-cased form) and the client's network. */

@@ -345,7 +345,18 @@ describe('Settings: the mail goes out after the answer, which tells nothing of w
 describe('Settings: addresses', () => {
   it('refuses an address that is none with the form again (400)', async () => {
     const browser = new SettingsBrowser(app);
-    for (const email of ['', 'no-at-sign', 'a@b', 'two@@example.com', 'space @example.com', `${'a'.repeat(250)}@example.com`]) {
+    const controls = ['a\u0000b@example.com', 'a\u007fb@example.com', 'ab@example.com\u0085', 'a\u0009b@example.com'];
+    const noMailbox = ['a:b@example.com', 'a[b]@example.com', 'a@exämple.com', 'a@[192.0.2.1]', 'a@example.com:25'];
+    for (const email of [
+      '',
+      'no-at-sign',
+      'a@b',
+      'two@@example.com',
+      'space @example.com',
+      `${'a'.repeat(250)}@example.com`,
+      ...controls,
+      ...noMailbox,
+    ]) {
       const answer = await browser.post('/settings/sign-up', { email });
       expect(answer.status).toBe(400);
       expect(await answer.text()).toContain('Enter your email address');

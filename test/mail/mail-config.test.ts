@@ -110,12 +110,18 @@ describe('SMTP settings', () => {
     });
   });
 
-  it.each(['svc', 'svc@', 'a b@example.com', '"Svc" <svc@example.com>', 'Svc <svc@example.com', 'svc@example.com\r\nBcc: x@example.com'])(
-    'refuses MAIL_FROM=%j',
-    (from) => {
-      expect(refusal({ ...SMTP, MAIL_FROM: from })).toContain('MAIL_FROM must be address@example.com or Name <address@example.com>');
-    },
-  );
+  it.each([
+    'svc',
+    'svc@',
+    'a b@example.com',
+    '"Svc" <svc@example.com>',
+    'Svc <svc@example.com',
+    'svc@example.com\r\nBcc: x@example.com',
+    'svc\u0000@example.com',
+    'svc\u007f@example.com',
+  ])('refuses MAIL_FROM=%j', (from) => {
+    expect(refusal({ ...SMTP, MAIL_FROM: from })).toContain('MAIL_FROM must be address@example.com or Name <address@example.com>');
+  });
 });
 
 describe('the base URL of the mailed sign-in links', () => {
