@@ -22,7 +22,7 @@ export const settingsSignOutEverywhereRoute = settingsPage({
   summary: 'Settings: end every session of the account',
   session: 'required',
   async handle({ context, session }) {
-    await endAllSessions(context.deps.db, session.account.id);
+    await endAllSessions(context.deps.db, session.account.id, context.deps.clock.now());
     return seeOther(PAGE_PATHS.signIn, { 'Set-Cookie': clearedSessionCookie() });
   },
 });

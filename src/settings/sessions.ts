@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { AccountRow } from '../accounts/store.ts';
 import type { Database } from '../db/database.ts';
-import { accounts, sessions } from '../db/schema.ts';
+import { accounts, sessions, signInLinks } from '../db/schema.ts';
 import { hashToken, isTokenShaped } from './tokens.ts';
 
 /**
@@ -33,9 +33,18 @@ export async function endSession(db: Database, token: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
 }
 
-/** Ends every session of the account, this one included. */
-export async function endAllSessions(db: Database, accountId: string): Promise<number> {
-  const ended = await db.delete(sessions).where(eq(sessions.accountId, accountId)).returning({ tokenHash: sessions.tokenHash });
+/**
+ * Ends every session of the account, this one included, and in the same batch voids its unused sign-in links: a
+ * link waiting in a mailbox someone else reads would otherwise start a new session right after.
+ */
+export async function endAllSessions(db: Database, accountId: string, now: number): Promise<number> {
+  const [ended] = await db.batch([
+    db.delete(sessions).where(eq(sessions.accountId, accountId)).returning({ tokenHash: sessions.tokenHash }),
+    db
+      .update(signInLinks)
+      .set({ usedAt: now })
+      .where(and(eq(signInLinks.accountId, accountId), isNull(signInLinks.usedAt))),
+  ]);
   return ended.length;
 }
 

@@ -396,6 +396,22 @@ describe('Settings: sessions', () => {
     expect(await app.db.select().from(sessions)).toHaveLength(1);
   });
 
+  it('signs out everywhere and voids the account’s unused sign-in links, not other accounts’', async () => {
+    const laptop = new SettingsBrowser(app);
+    await laptop.signUp(inbox, 'voided@example.com');
+    await new SettingsBrowser(app).post('/settings/sign-in', { email: 'voided@example.com' });
+    const waiting = inbox.linkFor('voided@example.com');
+    await new SettingsBrowser(app).post('/settings/sign-up', { email: 'bystander@example.com' });
+    const bystanders = inbox.linkFor('bystander@example.com');
+    expect((await laptop.postSignedIn('/settings/sign-out-everywhere')).status).toBe(303);
+    const stranger = new SettingsBrowser(app);
+    expect((await stranger.post('/settings/sign-in/link', { token: SettingsBrowser.tokenOf(waiting) })).status).toBe(400);
+    expect(await app.db.select().from(sessions)).toEqual([]);
+    expect((await new SettingsBrowser(app).post('/settings/sign-in/link', { token: SettingsBrowser.tokenOf(bystanders) })).status).toBe(
+      303,
+    );
+  });
+
   it('purges expired sessions and sign-in links, and only those', async () => {
     const browser = new SettingsBrowser(app);
     await browser.signUp(inbox, 'purge@example.com');
