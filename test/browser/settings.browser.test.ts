@@ -1,0 +1,190 @@
+import { createClient } from '@libsql/client';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLANS } from '../../src/accounts/plans.ts';
+import { KEY_KINDS } from '../../src/contract/scopes.ts';
+import { sha256Hex } from '../../src/hash.ts';
+import {
+  confirmSignIn,
+  createKey,
+  launchChromium,
+  openSignInLink,
+  type SettingsServer,
+  type SettingsTarget,
+  signUp,
+  startSettingsServer,
+} from '../support/browser.ts';
+import { finalBody, fixture } from '../support/requests.ts';
+import { type SmtpSink, startSmtpSink } from '../support/smtp.ts';
+
+/** The headers every Settings page carries (the page contract). */
+const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+let browser: Browser;
+let sink: SmtpSink;
+
+beforeAll(async () => {
+  [browser, sink] = await Promise.all([launchChromium(), startSmtpSink()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await sink?.close();
+});
+
+/** What the server's database holds for an account, by its address: the check after each change of state. */
+async function storedAccount(server: SettingsServer, email: string) {
+  const client = createClient({ url: server.databaseUrl });
+  try {
+    const account = (await client.execute({ sql: 'SELECT * FROM accounts WHERE lower(email) = lower(?)', args: [email] })).rows[0];
+    const keys = account
+      ? (await client.execute({ sql: 'SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at', args: [account.id!] })).rows
+      : [];
+    return { account, keys };
+  } finally {
+    client.close();
+  }
+}
+
+function api(server: SettingsServer, key: string, path: string, init: RequestInit = {}) {
+  return fetch(`${server.baseUrl}${path}`, { ...init, headers: { ...init.headers, Authorization: `Bearer ${key}` } });
+}
+
+/** The number after "Credits left" on a page (overview and usage state it). */
+async function creditsLeftOn(page: Page): Promise<number> {
+  const text = await page.locator('main').innerText();
+  const match = /Credits left\s*:?\s*([\d,]+)/i.exec(text);
+  if (!match) throw new Error(`no "Credits left" on ${page.url()}:\n${text}`);
+  return Number(match[1]!.replaceAll(',', ''));
+}
+
+function newEmail(target: SettingsTarget, what: string) {
+  return `${what}.${target}.${crypto.randomUUID().slice(0, 8)}@example.com`;
+}
+
+/**
+ * The whole customer path in Chromium, once against each real server: each server starts once (workerd takes a
+ * while under `wrangler dev`), every case in its own browser context, so with its own cookies.
+ */
+describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeout: 180_000 }, (target) => {
+  let server: SettingsServer;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    server = await startSettingsServer(target, sink);
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close();
+    if (server && server.server.process.exitCode !== null) console.error(server.server.output().slice(-4000));
+    await server?.server.stop();
+  });
+
+  async function newPage(options: { javaScriptEnabled: boolean }) {
+    const context = await browser.newContext({ ...options, viewport: { width: 1280, height: 900 } });
+    contexts.push(context);
+    return { context, page: await context.newPage() };
+  }
+
+  it('signs up, confirms by the emailed link, makes a key, spends a credit with it, revokes it, signs out', async () => {
+    const { context, page } = await newPage({ javaScriptEnabled: true });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl });
+    const email = newEmail(target, 'ada');
+
+    const signUpPage = await page.goto(`${server.baseUrl}/settings/sign-up`);
+    expect(signUpPage!.status()).toBe(200);
+    expect(signUpPage!.headers()).toMatchObject(PAGE_HEADERS);
+    await signUp(page, server.baseUrl, email);
+    expect((await storedAccount(server, email)).account).toMatchObject({ plan: 'free', email_confirmed: 0 });
+
+    const { mail, link } = await openSignInLink(page, sink, email);
+    expect(mail.subject).toBe('Your sign-in link');
+    expect(link.startsWith(`${server.baseUrl}/settings/sign-in/link?token=`)).toBe(true);
+    // Opening the link (as a mail scanner would) neither signs in nor confirms: only the button does.
+    expect(await context.cookies()).toEqual([]);
+    expect((await storedAccount(server, email)).account).toMatchObject({ email_confirmed: 0 });
+
+    await confirmSignIn(page, server.baseUrl);
+    expect((await storedAccount(server, email)).account).toMatchObject({ email_confirmed: 1 });
+    const overview = await page.locator('main').innerText();
+    expect(overview).toContain(email);
+    expect(overview).toMatch(/free/i);
+    expect(await creditsLeftOn(page)).toBe(PLANS.free.monthlyAllowance);
+
+    const cookies = await context.cookies();
+    expect(cookies).toHaveLength(1);
+    expect(cookies[0]).toMatchObject({ name: 'svc_session', httpOnly: true, secure: true, sameSite: 'Lax', path: '/settings' });
+    expect(cookies[0]!.value).not.toBe('');
+
+    await page.getByRole('link', { name: 'API keys' }).first().click();
+    await page.waitForURL(`${server.baseUrl}/settings/keys`);
+    const secret = await createKey(page, 'Browser key', 'Full access');
+    expect(secret).toMatch(/^\S{20,}$/);
+    expect(page.url()).not.toContain(secret);
+    await expect.poll(() => page.locator('main').innerText()).toMatch(/only once/i);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    const stored = await storedAccount(server, email);
+    expect(stored.keys).toHaveLength(1);
+    expect(stored.keys[0]).toMatchObject({ name: 'Browser key', kind: 'full', hash: sha256Hex(secret), revoked_at: null });
+    expect(JSON.stringify(stored)).not.toContain(secret);
+
+    const reference = `browser-${target}`;
+    const created = await api(server, secret, '/api/v1/documents', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(finalBody('invoice', fixture('reference-invoice.json').fields, { reference })),
+    });
+    expect(created.status).toBe(201);
+    const documentId = created.headers.get('Svc-Document-Id')!;
+    expect(documentId).toMatch(/^doc_/);
+
+    await page.getByRole('link', { name: 'Usage' }).first().click();
+    await page.waitForURL(`${server.baseUrl}/settings/usage`);
+    const history = page.getByRole('table');
+    await expect.poll(() => history.innerText()).toContain(documentId);
+    expect(await history.innerText()).toContain(reference);
+    expect(await creditsLeftOn(page)).toBe(PLANS.free.monthlyAllowance - 1);
+    await page.getByLabel('Reference').fill(reference);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect.poll(() => page.getByRole('table').innerText()).toContain(documentId);
+
+    await page.getByRole('link', { name: 'API keys' }).first().click();
+    await page.waitForURL(`${server.baseUrl}/settings/keys`);
+    const row = page.getByRole('row').filter({ hasText: 'Browser key' });
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await page.waitForURL(`${server.baseUrl}/settings/keys`);
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'Browser key' }).innerText()).toMatch(/Revoked/);
+    expect((await storedAccount(server, email)).keys[0]!.revoked_at).not.toBeNull();
+    expect((await api(server, secret, '/api/v1/account')).status).toBe(401);
+
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.waitForURL(`${server.baseUrl}/settings/sign-in`);
+    expect(await context.cookies()).toEqual([]);
+    await page.goto(`${server.baseUrl}/settings`);
+    expect(page.url()).toBe(`${server.baseUrl}/settings/sign-in`);
+  });
+
+  it('works with JavaScript off: signs in and creates a key with the forms alone', async () => {
+    const { context, page } = await newPage({ javaScriptEnabled: false });
+    const email = newEmail(target, 'grace');
+    await signUp(page, server.baseUrl, email);
+    await openSignInLink(page, sink, email);
+    await confirmSignIn(page, server.baseUrl);
+    expect((await context.cookies()).map((cookie) => cookie.name)).toEqual(['svc_session']);
+
+    await page.goto(`${server.baseUrl}/settings/keys`);
+    const secret = await createKey(page, 'Forms key', 'Preview only');
+    const account = await api(server, secret, '/api/v1/account');
+    expect(account.status).toBe(200);
+    expect(await account.json()).toMatchObject({ plan: 'free', key: { name: 'Forms key', scopes: KEY_KINDS.preview.scopes } });
+    expect((await storedAccount(server, email)).keys[0]).toMatchObject({ name: 'Forms key', kind: 'preview', hash: sha256Hex(secret) });
+  });
+});
