@@ -90,6 +90,8 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
   async function newPage(options: { javaScriptEnabled: boolean }) {
     const context = await browser.newContext({ ...options, viewport: { width: 1280, height: 900 } });
     contexts.push(context);
+    // A missing element fails the case in 15 s, not Playwright's 30 s per step.
+    context.setDefaultTimeout(15_000);
     return { context, page: await context.newPage() };
   }
 
@@ -148,13 +150,19 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
 
     await page.getByRole('link', { name: 'Usage' }).first().click();
     await page.waitForURL(`${server.baseUrl}/settings/usage`);
-    const history = page.getByRole('table');
+    // The usage page has more than one table: the history is the one with a Document id column.
+    const history = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Document id' }) });
     await expect.poll(() => history.innerText()).toContain(documentId);
     expect(await history.innerText()).toContain(reference);
     expect(await creditsLeftOn(page)).toBe(PLANS.free.monthlyAllowance - 1);
     await page.getByLabel('Reference').fill(reference);
     await page.getByRole('button', { name: 'Filter' }).click();
-    await expect.poll(() => page.getByRole('table').innerText()).toContain(documentId);
+    await page.waitForURL(/[?&]reference=/);
+    await expect.poll(() => history.innerText()).toContain(documentId);
+    await page.getByLabel('Reference').fill('no-such-reference');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/[?&]reference=no-such-reference/);
+    expect(await page.locator('main').innerText()).not.toContain(documentId);
 
     await page.getByRole('link', { name: 'API keys' }).first().click();
     await page.waitForURL(`${server.baseUrl}/settings/keys`);
