@@ -1,6 +1,6 @@
 import { cannotListen, startServer } from './server.ts';
 
-const { fetch, port, hostname, reusePort } = await startServer(process.env);
+const { fetch, port, hostname, reusePort } = await startServer(process.env, process.argv.slice(2));
 let server: ReturnType<typeof Bun.serve>;
 try {
   server = Bun.serve({

@@ -1,7 +1,7 @@
 import { serveNode } from './node-http.ts';
 import { cannotListen, startServer } from './server.ts';
 
-const { fetch, port, hostname, publicBaseUrl } = await startServer(process.env);
+const { fetch, port, hostname, publicBaseUrl } = await startServer(process.env, process.argv.slice(2));
 const server = serveNode(fetch, port, hostname, publicBaseUrl);
 const failedToListen = (error: Error) => cannotListen(hostname, port, error);
 server.once('error', failedToListen);

@@ -4,6 +4,10 @@ import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { DEFAULT_DATABASE_URL, openDatabase } from '../db/libsql.ts';
+import { type MailSettings, type MailTransportName, readMailSettings } from '../mail/config.ts';
+import { CONSOLE_TRANSPORT_WARNING, createConsoleMailer } from '../mail/console.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { createNodeSmtpMailer } from '../mail/smtp-node.ts';
 import { readFontFiles } from '../render/font-files.ts';
 import { loadFonts } from '../render/fonts.ts';
 
@@ -74,8 +78,32 @@ function stopWith(message: string): never {
   process.exit(1);
 }
 
-function readSettings(env: Record<string, string | undefined>) {
+const MAIL_DEFAULT_FLAG = '--mail-default=';
+
+/**
+ * `--mail-default=console` (what `npm start` passes): the development transport when the environment
+ * configures no mail (neither MAIL_TRANSPORT nor SMTP_HOST). A deployment that starts the entry point without
+ * it and without mail settings has no mailer, never the console one.
+ */
+function readMailDefault(args: readonly string[]): MailTransportName | undefined {
+  const flag = args.findLast((arg) => arg.startsWith(MAIL_DEFAULT_FLAG));
+  if (flag === undefined) return undefined;
+  const value = flag.slice(MAIL_DEFAULT_FLAG.length);
+  if (value !== 'console') throw new ConfigError(`${MAIL_DEFAULT_FLAG}console is the only default transport, got "${flag}".`);
+  return value;
+}
+
+/** The console transport says once at start that it sends nothing; SMTP is nodemailer on Bun and Node. */
+function mailerFor(settings: MailSettings | undefined): Mailer | undefined {
+  if (settings === undefined) return undefined;
+  if (settings.transport === 'smtp') return createNodeSmtpMailer(settings.smtp);
+  console.error(`svc: warning: ${CONSOLE_TRANSPORT_WARNING}`);
+  return createConsoleMailer(settings.from);
+}
+
+function readSettings(env: Record<string, string | undefined>, args: readonly string[]) {
   return {
+    mail: readMailSettings(env, readMailDefault(args)),
     config: loadConfig(env),
     port: readPort(env.PORT),
     hostname: readHost(env.HOST),
@@ -84,16 +112,19 @@ function readSettings(env: Record<string, string | undefined>) {
   };
 }
 
-/** What the Bun and Node entry points share: configuration, the embedded or shared database, the handler. */
-export async function startServer(env: Record<string, string | undefined>): Promise<ServerSetup> {
+/**
+ * What the Bun and Node entry points share: configuration (the environment, and the command line's
+ * --mail-default), the embedded or shared database, the mailer, the handler.
+ */
+export async function startServer(env: Record<string, string | undefined>, args: readonly string[]): Promise<ServerSetup> {
   let settings: ReturnType<typeof readSettings>;
   try {
-    settings = readSettings(env);
+    settings = readSettings(env, args);
   } catch (error) {
     if (error instanceof ConfigError) stopWith(`invalid configuration: ${error.message}`);
     throw error;
   }
-  const { config, port, hostname, databaseUrl, reusePort } = settings;
+  const { config, port, hostname, databaseUrl, reusePort, mail } = settings;
   let db: Database;
   try {
     ({ db } = await openDatabase(databaseUrl, env.DATABASE_AUTH_TOKEN));
@@ -101,7 +132,14 @@ export async function startServer(env: Record<string, string | undefined>): Prom
     stopWith(`cannot open the database of DATABASE_URL: ${redacted(error, [env.DATABASE_URL, env.DATABASE_AUTH_TOKEN])}`);
   }
   const fonts = loadFonts(readFontFiles());
-  return { fetch: createApp({ db, clock: systemClock, config, fonts }), port, hostname, reusePort, publicBaseUrl: config.publicBaseUrl };
+  const mailer = mailerFor(mail);
+  return {
+    fetch: createApp({ db, clock: systemClock, config, fonts, mailer }),
+    port,
+    hostname,
+    reusePort,
+    publicBaseUrl: config.publicBaseUrl,
+  };
 }
 
 /** A listen that failed (address in use, not an address of this machine): one line, exit code 1. */

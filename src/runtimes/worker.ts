@@ -7,6 +7,10 @@ import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { openD1 } from '../db/d1.ts';
 import { purgeExpired } from '../documents/retention.ts';
+import { readMailSettings } from '../mail/config.ts';
+import { CONSOLE_TRANSPORT_WARNING, createConsoleMailer } from '../mail/console.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { createWorkerSmtpMailer } from '../mail/smtp-worker.ts';
 import { loadFonts } from '../render/fonts.ts';
 import { answerWithoutHandler } from './answer.ts';
 
@@ -24,12 +28,26 @@ let app: FetchHandler | undefined;
 
 const databaseOf = (env: Env) => openD1(env.DB);
 
+/**
+ * SMTP through worker-mailer and connect() (nodemailer is Node's and is never imported here, so never bundled);
+ * the console transport only when MAIL_TRANSPORT=console says so (`npm run dev:worker`), with its warning once
+ * per isolate.
+ */
+function mailerFor(env: Env): Mailer | undefined {
+  const settings = readMailSettings(env);
+  if (settings === undefined) return undefined;
+  if (settings.transport === 'smtp') return createWorkerSmtpMailer(settings.smtp);
+  console.error(`svc: warning: ${CONSOLE_TRANSPORT_WARNING}`);
+  return createConsoleMailer(settings.from);
+}
+
 function appFor(env: Env): FetchHandler {
   app ??= createApp({
     db: databaseOf(env),
     clock: systemClock,
     config: loadConfig(env as unknown as Record<string, string | undefined>),
     fonts,
+    mailer: mailerFor(env),
   });
   return app;
 }

@@ -1,0 +1,40 @@
+import { isMailAddress } from './address.ts';
+import type { SmtpSettings } from './config.ts';
+import type { MailMessage } from './mailer.ts';
+
+/**
+ * How long one step may wait (the connection, the greeting, each answer): a sign-in page waits for the send,
+ * and an SMTP server that does not answer must become an error the page can show, not a request that hangs.
+ */
+export const SMTP_TIMEOUT_MS = 15_000;
+
+/**
+ * Refuses a message a header or an SMTP command could not carry as it is: the recipient comes from a form, and a
+ * line break in it (or in the subject) would add headers or commands.
+ */
+export function checkMessage(message: MailMessage): void {
+  if (!isMailAddress(message.to)) throw new Error('The recipient is not a plain email address; nothing was sent.');
+  if (/[\r\n]/.test(message.subject)) throw new Error('The subject has a line break; nothing was sent.');
+}
+
+/** Every form in which the password could travel on the wire, or be quoted back by a server. */
+function secretsOf(settings: SmtpSettings): string[] {
+  if (!settings.auth) return [];
+  const { user, password } = settings.auth;
+  // btoa over the UTF-8 bytes: the same code runs on workerd, which has no Buffer without nodejs_compat.
+  const base64 = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
+  return [password, base64(password), base64(`\0${user}\0${password}`), encodeURIComponent(password)];
+}
+
+/**
+ * The error a send failure becomes: the server and the first line of the reason, with the password (and its
+ * encodings) cut out whatever the client library wrote, so that it never reaches a log or a page.
+ */
+export function sendFailure(settings: SmtpSettings, error: unknown): Error {
+  let reason = error instanceof Error ? error.message : String(error);
+  for (const secret of secretsOf(settings)) if (secret) reason = reason.split(secret).join('<redacted>');
+  const firstLine = reason.split(/\r?\n/, 1)[0]!.trim() || 'no reason given';
+  return new Error(
+    `Could not send mail through the SMTP server ${settings.host}:${settings.port} (SMTP_TLS=${settings.tls}): ${firstLine}`,
+  );
+}
