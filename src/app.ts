@@ -8,6 +8,7 @@ import { errorResponse, withAnswerHeaders } from './http/respond.ts';
 import type { RouteSpec } from './http/route.ts';
 import { buildRouter } from './http/router.ts';
 import { RateLimitReport } from './limits/report.ts';
+import { isSettingsPath, withPageSecurityHeaders } from './pages/security.ts';
 import { RenderEngine } from './render/engine.ts';
 import { ROUTES } from './routes/index.ts';
 
@@ -46,6 +47,8 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
     }
     for (const [name, value] of Object.entries(context.rateLimits.headers(deps.clock.now()))) response.headers.set(name, value);
     withAnswerHeaders(response, context.requestId);
+    // Settings answers the router makes itself (404, 405, a failure) carry the pages' headers too.
+    if (isSettingsPath(url.pathname)) withPageSecurityHeaders(response);
     if (deps.config.logRequests) logRequest(context, request.method, response.status, performance.now() - started);
     return response;
   };

@@ -19,6 +19,8 @@ export interface AppConfig {
   readonly logRequests: boolean;
   /** false only for load tests on a private copy: no request is then counted or refused by section 8. */
   readonly rateLimitsEnabled: boolean;
+  /** Open sign-up in Settings; false for invite-only deployments, whose accounts come from operators. */
+  readonly signUpEnabled: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -68,6 +70,7 @@ export function loadConfig(env: Env, overrides: Partial<AppConfig> = {}): AppCon
     renderTimeoutMs: readInteger(env, 'RENDER_TIMEOUT_MS', 2_000, 10, 60_000),
     logRequests: readBoolean(env, 'LOG_REQUESTS', true),
     rateLimitsEnabled: readBoolean(env, 'RATE_LIMITS_ENABLED', true),
+    signUpEnabled: readBoolean(env, 'SIGN_UP_ENABLED', true),
     ...overrides,
   };
 }

@@ -4,17 +4,27 @@ import { isoSeconds } from '../clock.ts';
 import { accountLimits, planOf } from './plans.ts';
 import type { AccountRow } from './store.ts';
 
-/** The Account object of spec 2.8. */
-export function accountObject(account: AccountRow, key: KeyRow) {
+/** What the Account object says of the account itself: plan, credits and limits (also shown in Settings). */
+export function accountSummary(account: AccountRow) {
   const plan = planOf(account.plan);
   return {
-    object: 'account',
     plan: account.plan,
     credits: {
       remaining: account.creditsRemaining,
       monthly_allowance: plan.monthlyAllowance,
       period_end: isoSeconds(account.periodEnd),
     },
+    limits: accountLimits(plan),
+  };
+}
+
+/** The Account object of spec 2.8. */
+export function accountObject(account: AccountRow, key: KeyRow) {
+  const { plan, credits, limits } = accountSummary(account);
+  return {
+    object: 'account',
+    plan,
+    credits,
     key: {
       id: key.id,
       name: key.name,
@@ -23,6 +33,6 @@ export function accountObject(account: AccountRow, key: KeyRow) {
       created_at: isoSeconds(key.createdAt),
       last_used_at: key.lastUsedAt === null ? null : isoSeconds(key.lastUsedAt),
     },
-    limits: accountLimits(plan),
+    limits,
   };
 }

@@ -55,20 +55,22 @@ export async function listKeys(db: Database, accountId: string): Promise<KeyRow[
   return db.select().from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(apiKeys.createdAt, apiKeys.id);
 }
 
-export async function revokeKey(db: Database, id: string, now: number): Promise<KeyRow | undefined> {
-  const [row] = await db
-    .update(apiKeys)
-    .set({ revokedAt: now })
-    .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
-    .returning();
+/** The active key `id`; with `accountId`, only if it is that account's (Settings acts on its own keys only). */
+function activeKey(id: string, accountId: string | undefined) {
+  return and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt), accountId === undefined ? undefined : eq(apiKeys.accountId, accountId));
+}
+
+/** Revokes an active key; with `accountId`, only a key of that account, checked in the UPDATE's WHERE. */
+export async function revokeKey(db: Database, id: string, now: number, accountId?: string): Promise<KeyRow | undefined> {
+  const [row] = await db.update(apiKeys).set({ revokedAt: now }).where(activeKey(id, accountId)).returning();
   return row;
 }
 
 /**
  * New secret for an active key: one batch inserts the successor (copying account, name, kind and scopes from
- * the old row, only while it is active) and revokes the old key.
+ * the old row, only while it is active) and revokes the old key. With `accountId`, only a key of that account.
  */
-export async function regenerateKey(db: Database, id: string, now: number): Promise<NewKey | undefined> {
+export async function regenerateKey(db: Database, id: string, now: number, accountId?: string): Promise<NewKey | undefined> {
   const key = generateKey();
   const newKeyId = newId('key');
   const prefix = displayPrefix(key);
@@ -77,12 +79,9 @@ export async function regenerateKey(db: Database, id: string, now: number): Prom
     db.all<{ name: string; scopes: string }>(sql`
       INSERT INTO ${apiKeys} (id, account_id, name, kind, prefix, hash, scopes, created_at)
       SELECT ${newKeyId}, account_id, name, kind, ${prefix}, ${hash}, scopes, ${now}
-      FROM ${apiKeys} WHERE id = ${id} AND revoked_at IS NULL
+      FROM ${apiKeys} WHERE ${activeKey(id, accountId)}
       RETURNING name, scopes`),
-    db
-      .update(apiKeys)
-      .set({ revokedAt: now })
-      .where(and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt))),
+    db.update(apiKeys).set({ revokedAt: now }).where(activeKey(id, accountId)),
   ]);
   const row = (inserted as { name: string; scopes: string }[])[0];
   return row ? { id: newKeyId, key, prefix, name: row.name, scopes: scopesOf(row) } : undefined;

@@ -40,3 +40,8 @@ export const IN_PROGRESS_RETRY_AFTER_SECONDS = 5;
 export const AUTH_FAILURE_LIMIT = { failures: 20, windowMinutes: 10 } as const;
 /** Public routes may be cached for 5 minutes (section 4.1). */
 export const PUBLIC_CACHE_SECONDS = 300;
+/**
+ * Sign-in emails Settings sends (sign-in and sign-up), per hour: per address (counted whether or not an account
+ * has it, so a refusal tells nothing) and per client network. Shown on the page that refuses one.
+ */
+export const SIGN_IN_MAIL_LIMIT = { perAddressPerHour: 5, perNetworkPerHour: 20 } as const;

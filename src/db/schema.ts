@@ -93,3 +93,34 @@ export const rateLimitWindows = sqliteTable(
   },
   (table) => [primaryKey({ columns: [table.bucket, table.windowStart] }), index('rate_limit_expires').on(table.expiresAt)],
 );
+
+/** A signed-in Settings session: the cookie's token is stored only as its SHA-256; expired rows are absent. */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+  },
+  (table) => [index('sessions_account').on(table.accountId)],
+);
+
+/** One-time sign-in links sent by email, stored only as the SHA-256 of their token. */
+export const signInLinks = sqliteTable(
+  'sign_in_links',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    /** Random id of the attempt that used the link, so the rest of that attempt's batch knows it won. */
+    consumedBy: text('consumed_by'),
+  },
+  (table) => [index('sign_in_links_account').on(table.accountId)],
+);

@@ -80,3 +80,18 @@ export async function listDocuments(
     .limit(input.limit + 1);
   return { rows: rows.slice(0, input.limit), hasMore: rows.length > input.limit };
 }
+
+/**
+ * A page of the history after the document `startingAfter` (the cursor the API calls `starting_after` and
+ * Settings `cursor`), or undefined when that is not one of the account's listable documents.
+ */
+export async function historyPage(
+  db: Database,
+  input: { accountId: string; now: number; limit: number; reference?: string; startingAfter?: string },
+): Promise<{ rows: DocumentRow[]; hasMore: boolean } | undefined> {
+  const { startingAfter, ...page } = input;
+  if (startingAfter === undefined) return listDocuments(db, page);
+  const after =
+    startingAfter.length <= LIMITS.startingAfterChars ? await findDocument(db, input.accountId, startingAfter, input.now) : undefined;
+  return after ? listDocuments(db, { ...page, after }) : undefined;
+}

@@ -13,10 +13,13 @@ function tooLarge(): ApiError {
   return new ApiError('payload_too_large', { message: `The body is over ${LIMITS.requestBodyBytes} bytes.` });
 }
 
-/** Reads at most the limit and stops there, whatever Content-Length says or whether it is sent at all. */
-async function readLimited(request: Request, limit: number): Promise<Uint8Array> {
+/**
+ * Reads at most the limit and stops there, whatever Content-Length says or whether it is sent at all; over it,
+ * throws what `tooLargeError` makes (the API's 413 unless told otherwise).
+ */
+export async function readLimited(request: Request, limit: number, tooLargeError: () => Error = tooLarge): Promise<Uint8Array> {
   const declared = request.headers.get(HEADERS.contentLength);
-  if (declared !== null && Number(declared) > limit) throw tooLarge();
+  if (declared !== null && Number(declared) > limit) throw tooLargeError();
   if (!request.body) return new Uint8Array();
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -27,7 +30,7 @@ async function readLimited(request: Request, limit: number): Promise<Uint8Array>
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      throw tooLargeError();
     }
     chunks.push(value);
   }

@@ -19,9 +19,15 @@ interface RouteDoc {
 /**
  * `public` API routes need no key and send CORS headers; `key` routes need a valid key and, when `scope` is
  * set, that scope (a route whose scope depends on the body checks it itself); `page` is human documentation
- * outside /api/v1, left out of the OpenAPI document.
+ * outside /api/v1, left out of the OpenAPI document; `session` is a Settings page (GET or POST, outside the
+ * OpenAPI document) signed in by the session cookie, which the page layer (src/pages) reads and guards itself:
+ * Origin and CSRF checks, answers as HTML pages. Neither a key nor a cookie is accepted anywhere else.
  */
-export type Access = { readonly kind: 'public' } | { readonly kind: 'key'; readonly scope?: Scope } | { readonly kind: 'page' };
+export type Access =
+  | { readonly kind: 'public' }
+  | { readonly kind: 'key'; readonly scope?: Scope }
+  | { readonly kind: 'page' }
+  | { readonly kind: 'session' };
 
 export interface RouteSpec {
   readonly method: 'GET' | 'POST';

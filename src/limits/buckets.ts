@@ -1,6 +1,6 @@
 import type { PlanLimits } from '../accounts/plans.ts';
 import type { ErrorCode } from '../contract/errors.ts';
-import { AUTH_FAILURE_LIMIT } from '../contract/limits.ts';
+import { AUTH_FAILURE_LIMIT, SIGN_IN_MAIL_LIMIT } from '../contract/limits.ts';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -132,4 +132,16 @@ export function authFailureBucket(network: string): Bucket {
     reported: false,
     refusal: rateLimited('auth_failure_limit'),
   };
+}
+
+/**
+ * Sign-in emails, per address and per client network; never reported. The address is named by the hash of
+ * its lower-cased form, so the counters hold no address.
+ */
+export function signInMailBuckets(addressHash: string, network: string): Bucket[] {
+  const refusal = rateLimited('sign_in_mail_limit');
+  return [
+    { name: `sign-in-mail:address:${addressHash}`, limit: SIGN_IN_MAIL_LIMIT.perAddressPerHour, windowMs: HOUR, reported: false, refusal },
+    { name: `sign-in-mail:network:${network}`, limit: SIGN_IN_MAIL_LIMIT.perNetworkPerHour, windowMs: HOUR, reported: false, refusal },
+  ];
 }

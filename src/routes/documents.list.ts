@@ -1,6 +1,6 @@
 import { ApiError } from '../contract/api-error.ts';
 import { LIMITS } from '../contract/limits.ts';
-import { documentObject, findDocument, listDocuments } from '../documents/record.ts';
+import { documentObject, historyPage } from '../documents/record.ts';
 import { keyed } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
@@ -67,21 +67,15 @@ export const listDocumentsRoute = defineRoute({
     if (reference !== undefined && (reference.length < 1 || reference.length > LIMITS.referenceChars)) {
       throw invalidQuery(`reference is ${REFERENCE_LENGTH}.`, 'reference');
     }
-    const now = deps.clock.now();
     const startingAfter = query.get('starting_after');
-    let after: Awaited<ReturnType<typeof findDocument>>;
-    if (startingAfter !== null) {
-      after =
-        startingAfter.length <= LIMITS.startingAfterChars ? await findDocument(deps.db, auth.account.id, startingAfter, now) : undefined;
-      if (!after) throw invalidQuery('starting_after must be the id of one of your listable documents.', 'starting_after');
-    }
-    const page = await listDocuments(deps.db, {
+    const page = await historyPage(deps.db, {
       accountId: auth.account.id,
-      now,
+      now: deps.clock.now(),
       limit,
       ...(reference === undefined ? {} : { reference }),
-      ...(after ? { after } : {}),
+      ...(startingAfter === null ? {} : { startingAfter }),
     });
+    if (!page) throw invalidQuery('starting_after must be the id of one of your listable documents.', 'starting_after');
     return json({ object: 'list', data: page.rows.map(documentObject), has_more: page.hasMore });
   },
 });

@@ -8,6 +8,19 @@ import { getDocumentRoute } from './documents.get.ts';
 import { listDocumentsRoute } from './documents.list.ts';
 import { validateDocumentRoute } from './documents.validate.ts';
 import { getOpenApiRoute } from './openapi.ts';
+import { settingsScriptRoute, settingsStylesheetRoute } from './settings.assets.ts';
+import { settingsCreateKeyRoute, settingsKeysRoute, settingsRegenerateKeyRoute, settingsRevokeKeyRoute } from './settings.keys.ts';
+import { settingsOverviewRoute } from './settings.overview.ts';
+import {
+  settingsSignInLinkPageRoute,
+  settingsSignInLinkRoute,
+  settingsSignInPageRoute,
+  settingsSignInRoute,
+  settingsSignUpPageRoute,
+  settingsSignUpRoute,
+} from './settings.sign-in.ts';
+import { settingsSignOutEverywhereRoute, settingsSignOutRoute } from './settings.sign-out.ts';
+import { settingsUsageRoute } from './settings.usage.ts';
 import { getTemplateRoute } from './templates.get.ts';
 import { listTemplatesRoute } from './templates.list.ts';
 
@@ -27,4 +40,24 @@ export const API_ROUTES: readonly RouteSpec[] = [
   getAccountRoute,
 ];
 
-export const ROUTES: readonly RouteSpec[] = [...API_ROUTES, getErrorsPageRoute, getApiPageRoute(() => API_ROUTES)];
+/** Settings: server-rendered pages for account holders (src/pages), outside the OpenAPI document. */
+const SETTINGS_ROUTES: readonly RouteSpec[] = [
+  settingsOverviewRoute,
+  settingsSignUpPageRoute,
+  settingsSignUpRoute,
+  settingsSignInPageRoute,
+  settingsSignInRoute,
+  settingsSignInLinkPageRoute,
+  settingsSignInLinkRoute,
+  settingsKeysRoute,
+  settingsCreateKeyRoute,
+  settingsRevokeKeyRoute,
+  settingsRegenerateKeyRoute,
+  settingsUsageRoute,
+  settingsSignOutRoute,
+  settingsSignOutEverywhereRoute,
+  settingsStylesheetRoute,
+  settingsScriptRoute,
+];
+
+export const ROUTES: readonly RouteSpec[] = [...API_ROUTES, getErrorsPageRoute, getApiPageRoute(() => API_ROUTES), ...SETTINGS_ROUTES];

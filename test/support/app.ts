@@ -8,6 +8,7 @@ import type { Database } from '../../src/db/database.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
 import * as schema from '../../src/db/schema.ts';
 import type { RouteSpec } from '../../src/http/route.ts';
+import type { Mailer } from '../../src/mail/mailer.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { type FontSet, loadFonts } from '../../src/render/fonts.ts';
 import { ROUTES } from '../../src/routes/index.ts';
@@ -60,6 +61,8 @@ interface TestAppOptions {
   config?: Partial<AppConfig>;
   /** What the app sees as its database, for fault injection; the test keeps the real one. */
   wrapDb?: (db: Database) => Database;
+  /** How the app sends mail (Settings' sign-in links); none by default, as a server without SMTP configured. */
+  mailer?: Mailer;
 }
 
 /**
@@ -80,7 +83,8 @@ async function inProcessApp(options: TestAppOptions): Promise<TestApp> {
   const { db } = await openDatabase(':memory:');
   const clock = new TestClock();
   const config = loadConfig(options.env ?? {}, { logRequests: false, rateLimitsEnabled: false, ...options.config });
-  const fetch = createApp({ db: options.wrapDb ? options.wrapDb(db) : db, clock, config, fonts: testFonts() }, options.routes ?? ROUTES);
+  const deps = { db: options.wrapDb ? options.wrapDb(db) : db, clock, config, fonts: testFonts() };
+  const fetch = createApp(options.mailer ? { ...deps, mailer: options.mailer } : deps, options.routes ?? ROUTES);
   return { fetch, db, clock, call: (path, init) => fetch(new Request(`${BASE}${path}`, init)) };
 }
 

@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 const LAYERS: readonly (readonly string[])[] = [
   ['runtimes', 'cli'],
   ['app.ts'],
-  ['routes', 'http', 'openapi', 'docs'],
-  ['documents', 'accounts', 'auth', 'credits', 'limits', 'idempotency'],
+  ['routes', 'http', 'openapi', 'docs', 'pages'],
+  ['documents', 'accounts', 'auth', 'credits', 'limits', 'idempotency', 'settings'],
   ['templates'],
   ['render'],
   ['contract', 'json', 'db', 'mail', 'money', 'clock.ts', 'config.ts', 'hash.ts', 'ids.ts'],

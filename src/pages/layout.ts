@@ -1,0 +1,77 @@
+import { isoSeconds } from '../clock.ts';
+import { HEADERS } from '../contract/headers.ts';
+import { csrfTokenFor, type Session } from '../settings/sessions.ts';
+import { type Html, html } from './html.ts';
+import { SETTINGS_PATH } from './security.ts';
+
+export const PAGE_PATHS = {
+  overview: SETTINGS_PATH,
+  keys: `${SETTINGS_PATH}/keys`,
+  usage: `${SETTINGS_PATH}/usage`,
+  signIn: `${SETTINGS_PATH}/sign-in`,
+  signUp: `${SETTINGS_PATH}/sign-up`,
+  signOut: `${SETTINGS_PATH}/sign-out`,
+  signOutEverywhere: `${SETTINGS_PATH}/sign-out-everywhere`,
+  stylesheet: `${SETTINGS_PATH}/assets/settings.css`,
+  script: `${SETTINGS_PATH}/assets/settings.js`,
+} as const;
+
+/** The hidden field every form of a signed-in page carries. */
+export function csrfField(session: Session | undefined): Html {
+  return session ? html`<input type="hidden" name="csrf" value="${csrfTokenFor(session.token)}">` : html``;
+}
+
+/** A form that is only a button, such as Revoke or Sign out. */
+export function buttonForm(action: string, label: string, session: Session | undefined, className = ''): Html {
+  return html`<form method="post" action="${action}" class="inline">${csrfField(session)}<button type="submit"${
+    className ? html` class="${className}"` : ''
+  }>${label}</button></form>`;
+}
+
+function navigation(session: Session): Html {
+  return html`<nav aria-label="Settings"><ul>
+<li><a href="${PAGE_PATHS.overview}">Overview</a></li>
+<li><a href="${PAGE_PATHS.keys}">API keys</a></li>
+<li><a href="${PAGE_PATHS.usage}">Usage</a></li>
+<li>${buttonForm(PAGE_PATHS.signOut, 'Sign out', session, 'link')}</li>
+</ul></nav>`;
+}
+
+/** A whole page: the header (with the navigation when signed in) and the main content. */
+export function pageResponse(input: { title: string; body: Html; session?: Session | undefined; status?: number }): Response {
+  const document = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${input.title} · Settings</title>
+<link rel="stylesheet" href="${PAGE_PATHS.stylesheet}">
+<script src="${PAGE_PATHS.script}" defer></script>
+</head>
+<body>
+<header class="site">
+<p class="brand"><a href="${PAGE_PATHS.overview}">Settings</a></p>
+${input.session ? navigation(input.session) : ''}
+</header>
+<main>
+${input.body}
+</main>
+</body>
+</html>
+`;
+  return new Response(document.text, {
+    status: input.status ?? 200,
+    headers: { [HEADERS.contentType]: 'text/html; charset=utf-8' },
+  });
+}
+
+/** After a POST: 303 to a page of Settings (a path only, never a secret). */
+export function seeOther(path: string, headers: Record<string, string> = {}): Response {
+  return new Response(null, { status: 303, headers: { [HEADERS.location]: path, ...headers } });
+}
+
+/** 2026-11-02 10:00:00 UTC, in a <time> element. */
+export function time(ms: number): Html {
+  const iso = isoSeconds(ms);
+  return html`<time datetime="${iso}">${iso.replace('T', ' ').replace('Z', ' UTC')}</time>`;
+}

@@ -1,0 +1,110 @@
+import { ApiError } from '../contract/api-error.ts';
+import { HEADERS } from '../contract/headers.ts';
+import type { RequestContext } from '../http/context.ts';
+import { defineRoute, type RouteSpec } from '../http/route.ts';
+import { isCsrfTokenValid, readSession, type Session } from '../settings/sessions.ts';
+import { PageError } from './errors.ts';
+import { field, readForm } from './form.ts';
+import { html } from './html.ts';
+import { PAGE_PATHS, pageResponse, seeOther } from './layout.ts';
+import { clearedSessionCookie, isSameOriginForm, sessionCookieValue, withPageSecurityHeaders } from './security.ts';
+
+/** What a Settings page handler gets: the request, the session when signed in, and the form of a POST. */
+export interface PageRequest {
+  readonly context: RequestContext;
+  readonly session: Session | undefined;
+  /** The fields of a POST's form; empty on GET. */
+  readonly form: URLSearchParams;
+}
+
+export interface SignedInPageRequest extends PageRequest {
+  readonly session: Session;
+}
+
+interface PageSpec<S extends 'required' | 'optional'> {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  /** `required`: signed-out requests are sent to sign in; `optional`: the page serves both. */
+  readonly session: S;
+  handle(page: S extends 'required' ? SignedInPageRequest : PageRequest): Response | Promise<Response>;
+}
+
+/**
+ * A Settings page. Before the handler: a POST must come from a page of this service (Origin), its form is read
+ * (small, url-encoded), and when signed in it must carry the session's CSRF token. Every answer, errors and
+ * redirects included, carries the pages' security headers; errors are pages, never the API's JSON.
+ */
+export function settingsPage<S extends 'required' | 'optional'>(spec: PageSpec<S>): RouteSpec {
+  return defineRoute({
+    method: spec.method,
+    path: spec.path,
+    access: { kind: 'session' },
+    versioned: false,
+    doc: {
+      operationId: spec.operationId,
+      summary: spec.summary,
+      description: spec.summary,
+      tag: 'Settings',
+      responses: { 200: { description: 'HTML page.' } },
+      errors: [],
+    },
+    async handle(context) {
+      let response: Response;
+      try {
+        response = await answer(spec, context);
+      } catch (error) {
+        response = errorPage(error);
+      }
+      return withPageSecurityHeaders(response);
+    },
+  });
+}
+
+async function answer<S extends 'required' | 'optional'>(spec: PageSpec<S>, context: RequestContext): Promise<Response> {
+  const { request, deps } = context;
+  const isPost = request.method === 'POST';
+  if (isPost && !isSameOriginForm(request, context.baseUrl)) {
+    throw new PageError(403, 'Refused', 'This form was not sent from a page of this service, so nothing was done.');
+  }
+  const cookie = sessionCookieValue(request);
+  const session = cookie === undefined ? undefined : await readSession(deps.db, cookie, deps.clock.now());
+  if (session) context.trace.accountId = session.account.id;
+  // A cookie of an ended or expired session is cleared, so the browser stops sending it.
+  const clearStale: Record<string, string> = cookie !== undefined && !session ? { 'Set-Cookie': clearedSessionCookie() } : {};
+  if (spec.session === 'required' && !session) return seeOther(PAGE_PATHS.signIn, clearStale);
+  const form = isPost ? await readForm(request) : new URLSearchParams();
+  if (isPost && session && !isCsrfTokenValid(session.token, field(form, 'csrf'))) {
+    throw new PageError(
+      403,
+      'Refused',
+      'This form is out of date or was not sent from your Settings page, so nothing was done. Reload the page and try again.',
+    );
+  }
+  const response = await spec.handle({ context, session, form } as SignedInPageRequest);
+  for (const [name, value] of Object.entries(clearStale)) if (!response.headers.has(name)) response.headers.set(name, value);
+  return response;
+}
+
+/** A page for what the handler refused, the rate limiter included (429 or 503 with Retry-After, as in the API). */
+function errorPage(error: unknown): Response {
+  if (error instanceof ApiError && (error.code === 'rate_limited' || error.code === 'service_busy')) {
+    const response = pageResponse({
+      title: 'Too many requests',
+      status: error.status,
+      body: html`<h1>Too many requests</h1><p>${error.message}</p>`,
+    });
+    const retryAfter = error.headers[HEADERS.retryAfter];
+    if (retryAfter) response.headers.set(HEADERS.retryAfter, retryAfter);
+    return response;
+  }
+  if (!(error instanceof PageError)) throw error;
+  const response = pageResponse({
+    title: error.title,
+    status: error.status,
+    body: html`<h1>${error.title}</h1><p>${error.message}</p><p><a href="${PAGE_PATHS.overview}">Back to Settings</a></p>`,
+  });
+  for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
+  return response;
+}

@@ -1,0 +1,214 @@
+import type { ACCOUNT_LIMITS } from '../accounts/plans.ts';
+import type { KeyRow } from '../auth/store.ts';
+import { KEY_KINDS } from '../contract/scopes.ts';
+import type { DocumentRow } from '../documents/record.ts';
+import type { Session } from '../settings/sessions.ts';
+import { EMAIL_MAX_CHARS, SIGN_IN_LINK_LIFETIME_MINUTES, SIGN_IN_LINK_PATH } from '../settings/sign-in.ts';
+import { type Html, html } from './html.ts';
+import { buttonForm, csrfField, PAGE_PATHS, time } from './layout.ts';
+
+/** What each member of the Account object's `limits` means, as the pages say it. */
+const LIMIT_LABELS: Readonly<Record<keyof typeof ACCOUNT_LIMITS, string>> = {
+  final_per_minute_key: 'Final documents per minute, per key',
+  requests_per_minute_key: 'Requests per minute, per key',
+  preview_per_hour_key: 'Previews per hour, per key',
+  preview_per_day_key: 'Previews per day, per key',
+  preview_per_hour_account: 'Previews per hour, for the account',
+  preview_per_day_account: 'Previews per day, for the account',
+};
+
+export interface AccountView {
+  plan: string;
+  credits: { remaining: number; monthly_allowance: number; period_end: string };
+  limits: Record<keyof typeof ACCOUNT_LIMITS, number>;
+}
+
+function errorNote(message: string | undefined): Html {
+  return message ? html`<p class="error" role="alert">${message}</p>` : html``;
+}
+
+function emailForm(input: { action: string; button: string; session: Session | undefined; email?: string }): Html {
+  return html`<form method="post" action="${input.action}" class="stacked">
+${csrfField(input.session)}
+<label for="email">Email address</label>
+<input id="email" name="email" type="email" autocomplete="email" required maxlength="${EMAIL_MAX_CHARS}" value="${input.email ?? ''}">
+<button type="submit">${input.button}</button>
+</form>`;
+}
+
+export function signInView(input: { session: Session | undefined; signUpOpen: boolean; email?: string; error?: string }): Html {
+  return html`<h1>Sign in</h1>
+<p>We email you a link that signs you in: no password to remember.</p>
+${errorNote(input.error)}
+${emailForm({ action: PAGE_PATHS.signIn, button: 'Email me a sign-in link', session: input.session, email: input.email })}
+${input.signUpOpen ? html`<p>No account yet? <a href="${PAGE_PATHS.signUp}">Sign up</a>.</p>` : ''}`;
+}
+
+export function signUpView(input: { session: Session | undefined; email?: string; error?: string }): Html {
+  return html`<h1>Sign up</h1>
+<p>Create an account on the free plan with your email address. We email you a link to sign in; following it confirms the address.</p>
+${errorNote(input.error)}
+${emailForm({ action: PAGE_PATHS.signUp, button: 'Sign up', session: input.session, email: input.email })}
+<p>Already have an account? <a href="${PAGE_PATHS.signIn}">Sign in</a>.</p>`;
+}
+
+export function checkEmailView(email: string): Html {
+  return html`<h1>Check your email</h1>
+<p>If an account has the address <strong>${email}</strong>, we have emailed it a sign-in link. The link works once, within ${SIGN_IN_LINK_LIFETIME_MINUTES} minutes.</p>
+<p>Nothing arrived? Check the spam folder, or <a href="${PAGE_PATHS.signIn}">ask for another link</a>.</p>`;
+}
+
+export function useLinkView(token: string, session: Session | undefined): Html {
+  return html`<h1>Sign in</h1>
+<p>Sign in to Settings with the link from your email.</p>
+<form method="post" action="${SIGN_IN_LINK_PATH}">
+${csrfField(session)}
+<input type="hidden" name="token" value="${token}">
+<button type="submit">Sign in</button>
+</form>`;
+}
+
+export function linkExpiredView(): Html {
+  return html`<h1>This sign-in link has expired or was already used</h1>
+<p>A sign-in link works once, within ${SIGN_IN_LINK_LIFETIME_MINUTES} minutes. <a href="${PAGE_PATHS.signIn}">Ask for a new link</a>.</p>`;
+}
+
+export function mailNotSentView(): Html {
+  return html`<h1>The email could not be sent</h1>
+<p>The mail server did not take the message. Try again in a few minutes.</p>`;
+}
+
+function limitsTable(account: AccountView): Html {
+  const rows = (Object.keys(LIMIT_LABELS) as (keyof typeof LIMIT_LABELS)[]).map(
+    (member) => html`<tr><th scope="row">${LIMIT_LABELS[member]}</th><td>${account.limits[member]}</td></tr>`,
+  );
+  return html`<div class="table-scroll"><table>
+<caption>Rate limits of the plan</caption>
+<thead><tr><th scope="col">Limit</th><th scope="col">Value</th></tr></thead>
+<tbody>${rows}</tbody>
+</table></div>`;
+}
+
+function creditsList(account: AccountView): Html {
+  return html`<dl class="facts">
+<dt>Plan</dt><dd>${account.plan}</dd>
+<dt>Credits left</dt><dd>${account.credits.remaining} of ${account.credits.monthly_allowance} this period</dd>
+<dt>Period ends</dt><dd><time datetime="${account.credits.period_end}">${account.credits.period_end.replace('T', ' ').replace('Z', ' UTC')}</time></dd>
+</dl>`;
+}
+
+export function overviewView(session: Session, account: AccountView): Html {
+  return html`<h1>Overview</h1>
+<dl class="facts">
+<dt>Email address</dt><dd>${session.account.email}</dd>
+<dt>Email confirmed</dt><dd>${session.account.emailConfirmed ? 'Yes' : 'No'}</dd>
+</dl>
+${creditsList(account)}
+${limitsTable(account)}
+<p>Manage your keys under API keys; see the documents you made under Usage.</p>
+<h2>Sessions</h2>
+<p>Signing out everywhere ends every session of this account, on every device, this one included.</p>
+${buttonForm(PAGE_PATHS.signOutEverywhere, 'Sign out everywhere', session)}`;
+}
+
+function keyStatus(key: KeyRow): Html {
+  return key.revokedAt === null ? html`Active` : html`Revoked ${time(key.revokedAt)}`;
+}
+
+function kindLabel(kind: string): string {
+  return Object.hasOwn(KEY_KINDS, kind) ? KEY_KINDS[kind as keyof typeof KEY_KINDS].label : kind;
+}
+
+function keyRow(key: KeyRow, session: Session): Html {
+  const actions =
+    key.revokedAt === null
+      ? html`${buttonForm(`${PAGE_PATHS.keys}/${encodeURIComponent(key.id)}/revoke`, 'Revoke', session)} ${buttonForm(
+          `${PAGE_PATHS.keys}/${encodeURIComponent(key.id)}/regenerate`,
+          'Regenerate',
+          session,
+        )}`
+      : html``;
+  return html`<tr>
+<th scope="row">${key.name}</th><td>${kindLabel(key.kind)}</td><td><code>${key.prefix}…</code></td>
+<td>${time(key.createdAt)}</td><td>${key.lastUsedAt === null ? 'Never' : time(key.lastUsedAt)}</td>
+<td>${keyStatus(key)}</td><td class="actions">${actions}</td>
+</tr>`;
+}
+
+export function keysView(input: { session: Session; keys: KeyRow[]; blockedBecause?: string; error?: string; name?: string }): Html {
+  const { session, keys } = input;
+  const table = keys.length
+    ? html`<div class="table-scroll"><table>
+<caption>Keys of this account, revoked ones included</caption>
+<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
+<tbody>${keys.map((key) => keyRow(key, session))}</tbody>
+</table></div>`
+    : html`<p>No keys yet.</p>`;
+  const kinds = Object.entries(KEY_KINDS).map(([value, kind]) => html`<option value="${value}">${kind.label}</option>`);
+  const create = input.blockedBecause
+    ? html`<p class="notice">${input.blockedBecause}</p>`
+    : html`<form method="post" action="${PAGE_PATHS.keys}" class="stacked">
+${csrfField(session)}
+<label for="key-name">Key name</label>
+<input id="key-name" name="name" type="text" required maxlength="${KEY_NAME_MAX_CHARS}" value="${input.name ?? ''}">
+<label for="key-kind">Kind</label>
+<select id="key-kind" name="kind">${kinds}</select>
+<button type="submit">Create key</button>
+</form>`;
+  return html`<h1>API keys</h1>
+<p>Send a key as <code>Authorization: Bearer &lt;key&gt;</code>. Full access keys make final documents (which use credits); Preview only keys make previews. At most 3 keys are active at a time.</p>
+${errorNote(input.error)}
+${table}
+<h2>Create a key</h2>
+${create}`;
+}
+
+export const KEY_NAME_MAX_CHARS = 64;
+
+export function newKeyView(input: { name: string; secret: string; regenerated: boolean }): Html {
+  return html`<h1>${input.regenerated ? 'Your regenerated key' : 'Your new key'}</h1>
+<p>${input.regenerated ? 'The old secret of' : 'The secret of'} <strong>${input.name}</strong>${
+    input.regenerated ? ' no longer works. The new one:' : ':'
+  }</p>
+<p class="secret"><code id="new-key-secret">${input.secret}</code></p>
+<p><button type="button" class="copy" data-copy="new-key-secret" hidden>Copy</button></p>
+<p class="notice">This is the only time the key is shown: copy it now and keep it somewhere safe. We store only a hash of it and cannot show it again.</p>
+<p><a href="${PAGE_PATHS.keys}">Back to API keys</a></p>`;
+}
+
+function documentRow(row: DocumentRow): Html {
+  return html`<tr><td>${time(row.createdAt)}</td><td>${row.reference ?? ''}</td><td>${row.template}</td><td>${row.mode}</td><td>${row.creditsConsumed}</td><td><code>${row.id}</code></td></tr>`;
+}
+
+export function usageView(input: {
+  account: AccountView;
+  rows: DocumentRow[];
+  hasMore: boolean;
+  reference: string | undefined;
+  retentionDays: number;
+  referenceMaxChars: number;
+}): Html {
+  const last = input.rows.at(-1);
+  const older =
+    input.hasMore && last
+      ? `${PAGE_PATHS.usage}?${new URLSearchParams({ ...(input.reference ? { reference: input.reference } : {}), cursor: last.id })}`
+      : undefined;
+  const table = input.rows.length
+    ? html`<div class="table-scroll"><table>
+<caption>Documents of the last ${input.retentionDays} days, newest first${input.reference ? html`, reference ${input.reference}` : ''}</caption>
+<thead><tr><th scope="col">Created</th><th scope="col">Reference</th><th scope="col">Template</th><th scope="col">Mode</th><th scope="col">Credits</th><th scope="col">Document id</th></tr></thead>
+<tbody>${input.rows.map(documentRow)}</tbody>
+</table></div>`
+    : html`<p>No documents${input.reference ? ' with this reference' : ''} in the last ${input.retentionDays} days.</p>`;
+  return html`<h1>Usage</h1>
+${creditsList(input.account)}
+${limitsTable(input.account)}
+<h2>Document history</h2>
+<form method="get" action="${PAGE_PATHS.usage}" class="inline-form">
+<label for="reference">Reference</label>
+<input id="reference" name="reference" type="text" maxlength="${input.referenceMaxChars}" value="${input.reference ?? ''}">
+<button type="submit">Filter</button>
+</form>
+${table}
+${older ? html`<p><a href="${older}">Older documents</a></p>` : ''}`;
+}

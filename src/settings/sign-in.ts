@@ -1,0 +1,134 @@
+import { sql } from 'drizzle-orm';
+import { createAccount, findAccountByEmail } from '../accounts/store.ts';
+import type { Clock } from '../clock.ts';
+import type { AppConfig } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { describeError } from '../db/failures.ts';
+import { accounts, sessions, signInLinks } from '../db/schema.ts';
+import { sha256Hex } from '../hash.ts';
+import { newId } from '../ids.ts';
+import { signInMailBuckets } from '../limits/buckets.ts';
+import { countRequest } from '../limits/count.ts';
+import { networkOf } from '../limits/network.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { SESSION_LIFETIME_MS } from './sessions.ts';
+import { hashToken, isTokenShaped, newToken } from './tokens.ts';
+
+export const SIGN_IN_LINK_LIFETIME_MINUTES = 15;
+const SIGN_IN_LINK_LIFETIME_MS = SIGN_IN_LINK_LIFETIME_MINUTES * 60_000;
+export const SIGN_IN_LINK_PATH = '/settings/sign-in/link';
+export const SIGN_IN_MAIL_SUBJECT = 'Your sign-in link';
+/** The longest address SMTP carries (RFC 5321 path limit less its brackets). */
+export const EMAIL_MAX_CHARS = 254;
+/** One @, something on both sides, a dot in the domain; no spaces, controls or characters that end a header. */
+const EMAIL_SHAPE = /^[^\s@<>",;()\\]+@[^\s@<>",;()\\]+\.[^\s@<>",;()\\.]+$/;
+
+export interface SignInDeps {
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly config: Pick<AppConfig, 'rateLimitsEnabled'>;
+  readonly mailer: Mailer;
+}
+
+/** Who asks for a link: the address typed, where the link points, and the client for the per-network limit. */
+export interface LinkRequest {
+  readonly email: string;
+  /** `{base_url}`: the link is `{base_url}/settings/sign-in/link?token=…`. */
+  readonly baseUrl: string;
+  readonly clientAddress: string | undefined;
+  readonly requestId: string;
+}
+
+/** The mail transport refused or could not be reached: the link was not sent. */
+export class MailNotSent extends Error {}
+
+/** The address as it will be stored, or undefined when it is no email address. */
+export function readEmailAddress(text: string): string | undefined {
+  const email = text.trim();
+  return email.length <= EMAIL_MAX_CHARS && EMAIL_SHAPE.test(email) ? email : undefined;
+}
+
+/** Counts the mail against the address (by the hash of its lower-cased form) and the client's network. */
+async function countSignInMail(deps: SignInDeps, request: LinkRequest): Promise<void> {
+  const buckets = signInMailBuckets(sha256Hex(request.email.toLowerCase()), networkOf(request.clientAddress));
+  await countRequest(buckets, deps, { requestId: request.requestId });
+}
+
+async function sendLink(deps: SignInDeps, accountId: string, request: LinkRequest, to: string): Promise<void> {
+  const token = newToken();
+  const now = deps.clock.now();
+  await deps.db
+    .insert(signInLinks)
+    .values({ tokenHash: hashToken(token), accountId, createdAt: now, expiresAt: now + SIGN_IN_LINK_LIFETIME_MS });
+  const text = [
+    'Follow this link to sign in to Settings:',
+    '',
+    `${request.baseUrl}${SIGN_IN_LINK_PATH}?token=${token}`,
+    '',
+    `The link works once, within ${SIGN_IN_LINK_LIFETIME_MINUTES} minutes. If you did not ask for it, ignore this email.`,
+    '',
+  ].join('\n');
+  try {
+    await deps.mailer.send({ to, subject: SIGN_IN_MAIL_SUBJECT, text });
+  } catch (error) {
+    // The log line names the failure, never the address or the link.
+    console.error(
+      JSON.stringify({ level: 'error', request_id: request.requestId, error: `sign-in mail not sent: ${describeError(error)}` }),
+    );
+    throw new MailNotSent();
+  }
+}
+
+/**
+ * Emails a sign-in link when an account has the address; answers the same either way, so the page tells
+ * nothing of who has an account. Throws the rate limit's refusal past it.
+ */
+export async function requestSignInLink(deps: SignInDeps, request: LinkRequest): Promise<void> {
+  await countSignInMail(deps, request);
+  const account = await findAccountByEmail(deps.db, request.email);
+  if (account) await sendLink(deps, account.id, request, account.email);
+}
+
+/** Creates a free account for a new address, then emails a sign-in link whether the account is new or not. */
+export async function signUp(deps: SignInDeps, request: LinkRequest): Promise<void> {
+  await countSignInMail(deps, request);
+  const created = await createAccount(deps.db, { email: request.email, plan: 'free', emailConfirmed: false, now: deps.clock.now() });
+  const account = created ?? (await findAccountByEmail(deps.db, request.email));
+  if (account) await sendLink(deps, account.id, request, account.email);
+}
+
+/**
+ * Uses a sign-in link once, in one batch: the first statement marks it used only if unused and unexpired,
+ * recording this attempt's random id; the others act only where the link carries that id, so of two uses at
+ * once exactly one confirms the email and starts a session. The account's other unused links are voided, and
+ * the session the browser had (if any) ends: each sign-in gets a new session token.
+ * Returns the new session's token, or undefined for an unknown, used or expired link.
+ */
+export async function useSignInLink(
+  db: Database,
+  input: { token: string; now: number; previousSessionToken?: string | undefined },
+): Promise<{ sessionToken: string; accountId: string } | undefined> {
+  if (!isTokenShaped(input.token)) return undefined;
+  const { now } = input;
+  const linkHash = hashToken(input.token);
+  const attempt = newId('attempt');
+  const sessionToken = newToken();
+  const won = sql`SELECT account_id FROM ${signInLinks} WHERE token_hash = ${linkHash} AND consumed_by = ${attempt}`;
+  const previousHash = input.previousSessionToken ? hashToken(input.previousSessionToken) : '';
+  const [used] = await db.batch([
+    db
+      .update(signInLinks)
+      .set({ usedAt: now, consumedBy: attempt })
+      .where(sql`token_hash = ${linkHash} AND used_at IS NULL AND expires_at > ${now}`)
+      .returning({ accountId: signInLinks.accountId }),
+    db.update(accounts).set({ emailConfirmed: true }).where(sql`${accounts.id} = (${won})`),
+    db.all(sql`
+      INSERT INTO ${sessions} (token_hash, account_id, created_at, expires_at)
+      SELECT ${hashToken(sessionToken)}, account_id, ${now}, ${now + SESSION_LIFETIME_MS}
+      FROM ${signInLinks} WHERE token_hash = ${linkHash} AND consumed_by = ${attempt}`),
+    db.update(signInLinks).set({ usedAt: now }).where(sql`account_id = (${won}) AND used_at IS NULL`),
+    db.delete(sessions).where(sql`token_hash = ${previousHash} AND EXISTS (${won})`),
+  ]);
+  const [row] = used;
+  return row ? { sessionToken, accountId: row.accountId } : undefined;
+}
