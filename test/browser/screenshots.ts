@@ -26,16 +26,26 @@ const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
 ] as const;
 
-/** A full-page PNG; also reports content wider than the screen (the phone layout's usual fault). */
+/**
+ * A full-page PNG. Also reports what a screenshot shows only in part: a page wider than the screen, and a box
+ * that scrolls sideways (a wide table whose last columns are out of sight until the reader scrolls it).
+ */
 async function shoot(page: Page, file: string): Promise<void> {
   const path = join(OUT, `${file}.png`);
   await page.screenshot({ path, fullPage: true });
-  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    clientWidth: document.documentElement.clientWidth,
-  }));
-  const overflow = scrollWidth > clientWidth ? `  OVERFLOW: ${scrollWidth} px wide on a ${clientWidth} px screen` : '';
-  console.log(`${path}${overflow}`);
+  const findings = await page.evaluate(() => {
+    const root = document.documentElement;
+    const found = root.scrollWidth > root.clientWidth ? [`page ${root.scrollWidth} px wide on a ${root.clientWidth} px screen`] : [];
+    for (const element of document.querySelectorAll('main *')) {
+      const overflowX = getComputedStyle(element).overflowX;
+      if ((overflowX === 'auto' || overflowX === 'scroll') && element.scrollWidth > element.clientWidth + 1) {
+        const what = element.querySelector('caption')?.textContent ?? element.tagName.toLowerCase();
+        found.push(`"${what}" scrolls sideways: ${element.scrollWidth} px in ${element.clientWidth} px`);
+      }
+    }
+    return found;
+  });
+  console.log([path, ...findings.map((finding) => `  ${finding}`)].join('\n'));
 }
 
 async function walk(browser: Browser, server: SettingsServer, sink: SmtpSink, viewport: (typeof VIEWPORTS)[number]) {
@@ -75,21 +85,34 @@ async function walk(browser: Browser, server: SettingsServer, sink: SmtpSink, vi
     });
     if (response.status !== 201) throw new Error(`POST /api/v1/documents answered ${response.status}: ${await response.text()}`);
   }
+  await page.goto(`${server.baseUrl}/settings/keys`);
+  await page.getByRole('row').filter({ hasText: 'Production server' }).getByRole('button', { name: 'Regenerate' }).click();
+  await page.locator('#new-key-secret').waitFor();
+  await at('08-regenerated-key');
+  for (const name of ['Staging server', 'Laptop']) {
+    await page.goto(`${server.baseUrl}/settings/keys`);
+    await createKey(page, name, 'Full access');
+  }
+  await page.goto(`${server.baseUrl}/settings/keys`);
+  await at('09-keys-limit-reached');
+
   await page.goto(`${server.baseUrl}/settings/usage`);
-  await at('08-usage');
+  await at('10-usage');
   await page.getByLabel('Reference').fill('order-1002');
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.waitForURL(/reference=/);
-  await at('09-usage-filtered');
+  await at('11-usage-filtered');
 
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await page.waitForURL(`${server.baseUrl}/settings/sign-in`);
-  await at('10-sign-in');
+  await at('12-sign-in');
   await askForSignInLink(page, server.baseUrl, email);
   await sink.waitForMessage({ to: email });
 
   await page.goto(`${server.baseUrl}/settings/sign-in/link?token=expired-or-unknown`);
-  await at('11-expired-link');
+  await at('13-expired-link');
+  await page.goto(`${server.baseUrl}/settings/no-such-page`);
+  await at('14-not-found');
   await context.close();
 }
 

@@ -1,5 +1,5 @@
 import { createClient } from '@libsql/client';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLANS } from '../../src/accounts/plans.ts';
 import { KEY_KINDS } from '../../src/contract/scopes.ts';
@@ -65,6 +65,15 @@ async function creditsLeftOn(page: Page): Promise<number> {
   return Number(match[1]!.replaceAll(',', ''));
 }
 
+/** Presses Tab until the element has the focus: it is reachable by keyboard, in the page's order. */
+async function tabTo(page: Page, target: Locator): Promise<void> {
+  for (let presses = 0; presses < 12; presses++) {
+    await page.keyboard.press('Tab');
+    if ((await target.and(page.locator(':focus')).count()) === 1) return;
+  }
+  throw new Error(`${target} is not reached by Tab on ${page.url()}`);
+}
+
 function newEmail(target: SettingsTarget, what: string) {
   return `${what}.${target}.${crypto.randomUUID().slice(0, 8)}@example.com`;
 }
@@ -127,7 +136,12 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
 
     await page.getByRole('link', { name: 'API keys' }).first().click();
     await page.waitForURL(`${server.baseUrl}/settings/keys`);
-    const secret = await createKey(page, 'Browser key', 'Full access');
+    const [keyPage, secret] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'POST' && response.url() === `${server.baseUrl}/settings/keys`),
+      createKey(page, 'Browser key', 'Full access'),
+    ]);
+    expect(keyPage.status()).toBe(200);
+    expect(keyPage.headers()).toMatchObject(PAGE_HEADERS);
     expect(secret).toMatch(/^\S{20,}$/);
     expect(page.url()).not.toContain(secret);
     await expect.poll(() => page.locator('main').innerText()).toMatch(/only (once|time)/i);
@@ -178,14 +192,24 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
     expect(await context.cookies()).toEqual([]);
     await page.goto(`${server.baseUrl}/settings`);
     expect(page.url()).toBe(`${server.baseUrl}/settings/sign-in`);
+    // The session ended on the server too: its cookie, put back, signs nobody in.
+    await context.addCookies(cookies);
+    await page.goto(`${server.baseUrl}/settings`);
+    expect(page.url()).toBe(`${server.baseUrl}/settings/sign-in`);
   });
 
-  it('works with JavaScript off: signs in and creates a key with the forms alone', async () => {
+  it('works with JavaScript off and by keyboard: signs up, signs in and creates a key with the forms alone', async () => {
     const { context, page } = await newPage({ javaScriptEnabled: false });
     const email = newEmail(target, 'grace');
-    await signUp(page, server.baseUrl, email);
-    await openSignInLink(page, sink, email);
-    await confirmSignIn(page, server.baseUrl);
+    await page.goto(`${server.baseUrl}/settings/sign-up`);
+    await tabTo(page, page.getByLabel('Email address'));
+    await page.keyboard.type(email);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    const { link } = await openSignInLink(page, sink, email);
+    await tabTo(page, page.getByRole('button', { name: 'Sign in' }));
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${server.baseUrl}/settings`);
     expect((await context.cookies()).map((cookie) => cookie.name)).toEqual(['svc_session']);
 
     await page.goto(`${server.baseUrl}/settings/keys`);
@@ -194,5 +218,9 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
     expect(account.status).toBe(200);
     expect(await account.json()).toMatchObject({ plan: 'free', key: { name: 'Forms key', scopes: KEY_KINDS.preview.scopes } });
     expect((await storedAccount(server, email)).keys[0]).toMatchObject({ name: 'Forms key', kind: 'preview', hash: sha256Hex(secret) });
+
+    const usedAgain = await page.goto(link);
+    expect(usedAgain!.status()).toBe(400);
+    await page.getByRole('heading', { name: 'This sign-in link has expired or was already used' }).waitFor();
   });
 });
