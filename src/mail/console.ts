@@ -9,11 +9,11 @@ export const CONSOLE_TRANSPORT_WARNING =
 const RULE = '='.repeat(72);
 
 /**
- * The development transport: the message as a block of plain lines on stderr, so that a developer can follow a
- * sign-in link without an SMTP server. The block is never one JSON line, so that it cannot be mistaken for
- * (or parsed as) the request log on stdout.
+ * The development transport: the message as a block of plain lines on stderr (console.warn: Bun and Node write
+ * it there, wrangler dev shows it as a warning), so that a developer can follow a sign-in link without an SMTP
+ * server. The block is never one JSON line, so that it cannot be mistaken for (or parsed as) the request log on stdout.
  */
-export function createConsoleMailer(from: Mailbox | undefined, print: (block: string) => void = (block) => console.error(block)): Mailer {
+export function createConsoleMailer(from: Mailbox | undefined, print: (block: string) => void = (block) => console.warn(block)): Mailer {
   return {
     async send(message) {
       checkMessage(message);

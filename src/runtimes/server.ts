@@ -97,7 +97,7 @@ function readMailDefault(args: readonly string[]): MailTransportName | undefined
 function mailerFor(settings: MailSettings | undefined): Mailer | undefined {
   if (settings === undefined) return undefined;
   if (settings.transport === 'smtp') return createNodeSmtpMailer(settings.smtp);
-  console.error(`svc: warning: ${CONSOLE_TRANSPORT_WARNING}`);
+  console.warn(`svc: warning: ${CONSOLE_TRANSPORT_WARNING}`);
   return createConsoleMailer(settings.from);
 }
 

@@ -37,7 +37,7 @@ function mailerFor(env: Env): Mailer | undefined {
   const settings = readMailSettings(env);
   if (settings === undefined) return undefined;
   if (settings.transport === 'smtp') return createWorkerSmtpMailer(settings.smtp);
-  console.error(`svc: warning: ${CONSOLE_TRANSPORT_WARNING}`);
+  console.warn(`svc: warning: ${CONSOLE_TRANSPORT_WARNING}`);
   return createConsoleMailer(settings.from);
 }
 
