@@ -17,7 +17,7 @@ export async function readForm(request: Request): Promise<URLSearchParams> {
   const bytes = await readLimited(request, FORM_MAX_BYTES, () => badForm(`The form is over ${FORM_MAX_BYTES} bytes.`));
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
     throw badForm('The form is not valid UTF-8.');
   }

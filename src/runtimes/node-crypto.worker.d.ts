@@ -5,4 +5,6 @@ declare module 'node:crypto' {
     digest(encoding: 'hex'): string;
   }
   export function createHash(algorithm: 'sha256'): Hash;
+  export function createHmac(algorithm: 'sha256', key: string): Hash;
+  export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean;
 }

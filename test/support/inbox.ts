@@ -1,4 +1,4 @@
-import type { MailMessage, Mailer } from '../../src/mail/mailer.ts';
+import type { Mailer, MailMessage } from '../../src/mail/mailer.ts';
 
 /** The sign-in link on a line of its own in the mail's text (the page contract's form of it). */
 const LINK_LINE = /^(https?:\/\/\S+\/settings\/sign-in\/link\?token=\S+)$/m;

@@ -1,0 +1,427 @@
+import { eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { findAccountByEmail } from '../../src/accounts/store.ts';
+import { accounts, apiKeys, documents, rateLimitWindows, sessions, signInLinks } from '../../src/db/schema.ts';
+import { sha256Hex } from '../../src/hash.ts';
+import { BASE, createTestApp, type TestApp } from '../support/app.ts';
+import { finalInvoice } from '../support/documents.ts';
+import { createInbox, type Inbox } from '../support/inbox.ts';
+import { csrfIn, SettingsBrowser } from '../support/settings-client.ts';
+
+const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+let app: TestApp;
+let inbox: Inbox;
+beforeEach(async () => {
+  inbox = createInbox();
+  app = await createTestApp({ mailer: inbox.mailer });
+});
+
+const secretIn = (page: string) => /<code id="new-key-secret">([^<]+)<\/code>/.exec(page)?.[1];
+
+async function signedIn(email = `holder.${crypto.randomUUID()}@example.com`) {
+  const browser = new SettingsBrowser(app);
+  await browser.signUp(inbox, email);
+  const account = (await findAccountByEmail(app.db, email))!;
+  return { browser, account, email };
+}
+
+async function createKeyThrough(browser: SettingsBrowser, name = 'key') {
+  const page = await browser.postSignedIn('/settings/keys', { name, kind: 'full' }, '/settings/keys');
+  return { page, secret: secretIn(await page.clone().text()) };
+}
+
+function expectPageHeaders(response: Response, what: string) {
+  for (const [name, value] of Object.entries(PAGE_HEADERS)) expect(response.headers.get(name), `${name} on ${what}`).toBe(value);
+}
+
+describe('Settings: security headers and markup', () => {
+  it('sends the pages’ headers on every answer: pages, assets, redirects, refusals and errors', async () => {
+    const { browser } = await signedIn();
+    const signedOut = new SettingsBrowser(app);
+    const answers: [string, Response][] = [];
+    for (const path of ['/settings', '/settings/keys', '/settings/usage', '/settings/sign-in', '/settings/sign-up']) {
+      answers.push([`GET ${path} signed in`, await browser.get(path)]);
+      answers.push([`GET ${path} signed out`, await signedOut.get(path)]);
+    }
+    answers.push(['the stylesheet', await signedOut.get('/settings/assets/settings.css')]);
+    answers.push(['the script', await signedOut.get('/settings/assets/settings.js')]);
+    answers.push(['an expired link', await signedOut.get('/settings/sign-in/link?token=nope')]);
+    answers.push([
+      'a foreign origin',
+      await browser.post('/settings/keys', { name: 'x', kind: 'full' }, { origin: 'https://evil.example' }),
+    ]);
+    answers.push(['a missing csrf', await browser.post('/settings/sign-out', {})]);
+    answers.push(['a bad form', await signedOut.post('/settings/sign-in', { email: 'a', extra: 'b'.repeat(5000) })]);
+    answers.push(['an unknown page', await signedOut.get('/settings/nowhere')]);
+    answers.push(['a method the path lacks', await app.call('/settings/keys', { method: 'PUT' })]);
+    answers.push(['a created key', (await createKeyThrough(browser)).page]);
+    answers.push(['sign out', await browser.postSignedIn('/settings/sign-out')]);
+    expect(answers.map(([, response]) => response.status)).toEqual([
+      200, 303, 200, 303, 200, 303, 200, 200, 200, 200, 200, 200, 400, 403, 403, 400, 404, 405, 200, 303,
+    ]);
+    for (const [what, response] of answers) expectPageHeaders(response, what);
+  });
+
+  it('serves the stylesheet and script as files, and no page has inline script, style or event handlers', async () => {
+    const { browser } = await signedIn();
+    expect((await browser.get('/settings/assets/settings.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    const script = await browser.get('/settings/assets/settings.js');
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await script.text()).toContain('navigator.clipboard');
+    const pages = [
+      await (await browser.get('/settings')).text(),
+      await (await browser.get('/settings/keys')).text(),
+      await (await browser.get('/settings/usage')).text(),
+      await (await createKeyThrough(browser)).page.text(),
+      await (await new SettingsBrowser(app).get('/settings/sign-in')).text(),
+    ];
+    for (const page of pages) {
+      expect(page).toMatch(/^<!doctype html>/);
+      expect(page).not.toMatch(/<style|style=|\son[a-z]+=/i);
+      for (const tag of page.match(/<script[^>]*>/g) ?? []) expect(tag).toBe('<script src="/settings/assets/settings.js" defer>');
+      expect(page).toContain('<link rel="stylesheet" href="/settings/assets/settings.css">');
+    }
+  });
+
+  it('escapes what the account holder typed: a key name such as <script>', async () => {
+    const { browser } = await signedIn();
+    const name = '<script>alert("x")</script>&';
+    const created = await (await createKeyThrough(browser, name)).page.text();
+    const list = await (await browser.get('/settings/keys')).text();
+    for (const page of [created, list]) {
+      expect(page).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;');
+      expect(page).not.toContain(name);
+    }
+    const filtered = await (await browser.get(`/settings/usage?reference=${encodeURIComponent('"><b>x')}`)).text();
+    expect(filtered).toContain('value="&quot;&gt;&lt;b&gt;x"');
+  });
+});
+
+describe('Settings: the session cookie', () => {
+  it('is HttpOnly, Secure, SameSite=Lax, Path=/settings, for the 7 days of the session; cleared on sign-out', async () => {
+    const browser = new SettingsBrowser(app);
+    await browser.post('/settings/sign-up', { email: 'cookie@example.com' });
+    const link = inbox.linkFor('cookie@example.com');
+    const answer = await browser.post('/settings/sign-in/link', { token: SettingsBrowser.tokenOf(link) });
+    expect(answer.headers.get('set-cookie')).toMatch(
+      /^svc_session=[A-Za-z0-9_-]{43}; HttpOnly; Secure; SameSite=Lax; Path=\/settings; Max-Age=604800$/,
+    );
+    const out = await browser.postSignedIn('/settings/sign-out');
+    expect(out.headers.get('set-cookie')).toBe('svc_session=; HttpOnly; Secure; SameSite=Lax; Path=/settings; Max-Age=0');
+  });
+
+  it('is not accepted by the API: a request with only the cookie is 401, and the API sends no cookie', async () => {
+    const { browser } = await signedIn();
+    const { secret } = await createKeyThrough(browser);
+    const cookie = `svc_session=${browser.cookie}`;
+    const refused = await app.call('/api/v1/account', { headers: { Cookie: cookie } });
+    expect(refused.status).toBe(401);
+    expect((await refused.json()).error.code).toBe('unauthorized');
+    const keyed = await app.call('/api/v1/account', { headers: { Cookie: cookie, Authorization: `Bearer ${secret}` } });
+    expect(keyed.status).toBe(200);
+    expect(keyed.headers.get('set-cookie')).toBeNull();
+    expect(keyed.headers.get('content-security-policy')).toBeNull();
+    const preflight = await app.call('/api/v1/templates', {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://shop.example', 'Access-Control-Request-Method': 'GET' },
+    });
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+
+  it('keeps Settings out of the OpenAPI document', async () => {
+    const document = await (await app.call('/api/v1/openapi.json')).json();
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/settings'))).toEqual([]);
+  });
+});
+
+/** Every state-changing POST of Settings, as a signed-in browser would send it (without its csrf). */
+async function stateChangingPosts(browser: SettingsBrowser, keyId: string) {
+  await browser.post('/settings/sign-in', { email: 'x@example.com', csrf: csrfIn(await (await browser.get('/settings')).text()) });
+  const token = SettingsBrowser.tokenOf(inbox.linkFor((await app.db.select().from(accounts))[0]!.email));
+  return [
+    ['/settings/keys', { name: 'forged', kind: 'full' }],
+    [`/settings/keys/${keyId}/revoke`, {}],
+    [`/settings/keys/${keyId}/regenerate`, {}],
+    ['/settings/sign-out', {}],
+    ['/settings/sign-out-everywhere', {}],
+    ['/settings/sign-in', { email: 'victim@example.com' }],
+    ['/settings/sign-up', { email: 'victim@example.com' }],
+    ['/settings/sign-in/link', { token }],
+  ] as const;
+}
+
+async function stateOf() {
+  return JSON.stringify({
+    accounts: await app.db.select().from(accounts),
+    keys: await app.db.select().from(apiKeys),
+    sessions: await app.db.select().from(sessions),
+    links: (await app.db.select().from(signInLinks)).map((link) => [link.tokenHash, link.usedAt]),
+    mails: inbox.messages.length,
+  });
+}
+
+describe('Settings: cross-site requests', () => {
+  it('refuses every state-changing form without the session’s csrf token, or with a wrong one, and changes nothing', async () => {
+    const { browser } = await signedIn('csrf@example.com');
+    const other = await signedIn('csrf.other@example.com');
+    await createKeyThrough(browser);
+    const [key] = await app.db.select().from(apiKeys);
+    const posts = await stateChangingPosts(browser, key!.id);
+    const before = await stateOf();
+    const foreignToken = csrfIn(await (await other.browser.get('/settings')).text());
+    for (const [path, fields] of posts) {
+      for (const csrf of [undefined, '', '0'.repeat(64), foreignToken]) {
+        const answer = await browser.post(path, csrf === undefined ? fields : { ...fields, csrf });
+        expect(answer.status, `${path} with csrf ${csrf}`).toBe(403);
+        expect(await answer.text()).toContain('nothing was done');
+      }
+    }
+    expect(await stateOf()).toBe(before);
+  });
+
+  it('refuses every POST without this service’s Origin, signed in or out, and changes nothing', async () => {
+    const { browser } = await signedIn('origin@example.com');
+    await createKeyThrough(browser);
+    const [key] = await app.db.select().from(apiKeys);
+    const posts = await stateChangingPosts(browser, key!.id);
+    const csrf = csrfIn(await (await browser.get('/settings')).text());
+    const before = await stateOf();
+    const refusals: [string | null, Record<string, string>][] = [
+      [null, {}],
+      ['https://evil.example', {}],
+      [`${new URL(BASE).origin}.evil.example`, {}],
+      ['null', {}],
+      ['null', { 'Sec-Fetch-Site': 'cross-site' }],
+      ['null', { 'Sec-Fetch-Site': 'same-site' }],
+    ];
+    for (const [path, fields] of posts) {
+      for (const [origin, headers] of refusals) {
+        const answer = await browser.post(path, { ...fields, csrf }, { origin, headers });
+        expect(answer.status, `${path} from ${origin} ${JSON.stringify(headers)}`).toBe(403);
+      }
+      const signedOut = await new SettingsBrowser(app).post(path, fields, { origin: 'https://evil.example' });
+      expect(signedOut.status, `${path} signed out`).toBe(403);
+    }
+    expect(await stateOf()).toBe(before);
+  });
+
+  it('takes a form sent with Origin: null when Sec-Fetch-Site says it came from this origin (what Referrer-Policy: no-referrer makes browsers send)', async () => {
+    const { browser } = await signedIn();
+    const csrf = csrfIn(await (await browser.get('/settings/keys')).text());
+    const answer = await browser.post(
+      '/settings/keys',
+      { name: 'n', kind: 'full', csrf },
+      { origin: 'null', headers: { 'Sec-Fetch-Site': 'same-origin' } },
+    );
+    expect(answer.status).toBe(200);
+  });
+
+  it('compares the Origin with PUBLIC_BASE_URL when it is set', async () => {
+    const behindProxy = await createTestApp({ mailer: inbox.mailer, env: { PUBLIC_BASE_URL: 'https://docs.example.com' } });
+    const browser = new SettingsBrowser(behindProxy);
+    expect((await browser.post('/settings/sign-up', { email: 'p@example.com' })).status).toBe(403);
+    expect((await browser.post('/settings/sign-up', { email: 'p@example.com' }, { origin: 'https://docs.example.com' })).status).toBe(200);
+    expect(inbox.linkFor('p@example.com')).toMatch(/^https:\/\/docs\.example\.com\/settings\/sign-in\/link\?token=/);
+  });
+});
+
+describe('Settings: forms that are no forms', () => {
+  it('answers 400 pages, never 500: wrong type, too large, a field twice, bytes that are no UTF-8', async () => {
+    const browser = new SettingsBrowser(app);
+    const origin = new URL(BASE).origin;
+    const send = (body: BodyInit, contentType: string) =>
+      app.fetch(
+        new Request(`${BASE}/settings/sign-in`, { method: 'POST', headers: { Origin: origin, 'Content-Type': contentType }, body }),
+      );
+    const answers = [
+      await send('{"email":"a@example.com"}', 'application/json'),
+      await send(`email=${'a'.repeat(5000)}`, 'application/x-www-form-urlencoded'),
+      await send('email=a@example.com&email=b@example.com', 'application/x-www-form-urlencoded'),
+      await send(new Uint8Array([0x65, 0x3d, 0xff, 0xfe]), 'application/x-www-form-urlencoded'),
+      await browser.post('/settings/sign-in', {}),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    }
+    expect(inbox.messages).toEqual([]);
+  });
+});
+
+describe('Settings: keys', () => {
+  it('refuses to revoke or regenerate another account’s key, in the SQL, and leaves it active', async () => {
+    const owner = await signedIn('owner@example.com');
+    const { secret } = await createKeyThrough(owner.browser);
+    const [key] = await app.db.select().from(apiKeys);
+    const intruder = await signedIn('intruder@example.com');
+    for (const action of ['revoke', 'regenerate']) {
+      const answer = await intruder.browser.postSignedIn(`/settings/keys/${key!.id}/${action}`);
+      expect(answer.status).toBe(404);
+      expect(await answer.text()).not.toContain('svc_live_');
+    }
+    expect(await app.db.select().from(apiKeys)).toEqual([key]);
+    expect((await app.call('/api/v1/account', { headers: { Authorization: `Bearer ${secret}` } })).status).toBe(200);
+  });
+
+  it('allows 3 active keys: the form says why there is no fourth, and the POST refuses with the same sentence', async () => {
+    const { browser } = await signedIn();
+    for (const name of ['a', 'b', 'c']) expect((await createKeyThrough(browser, name)).page.status).toBe(200);
+    const sentence = 'You have 3 active keys, the most an account can have: revoke one to create another.';
+    const form = await (await browser.get('/settings/keys')).text();
+    expect(form).toContain(sentence);
+    expect(form).not.toContain('Create key</button>');
+    const refused = await browser.post('/settings/keys', { name: 'd', kind: 'full', csrf: csrfIn(form) });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain(sentence);
+    expect(await app.db.select().from(apiKeys)).toHaveLength(3);
+  });
+
+  it('refuses a key while the email address is not confirmed, with the sentence on the form and the POST', async () => {
+    const { browser, account } = await signedIn();
+    await app.db.update(accounts).set({ emailConfirmed: false }).where(eq(accounts.id, account.id));
+    const sentence = 'Your email address is not confirmed yet';
+    const form = await (await browser.get('/settings/keys')).text();
+    expect(form).toContain(sentence);
+    const refused = await browser.post('/settings/keys', { name: 'd', kind: 'full', csrf: csrfIn(form) });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain(sentence);
+    expect(await app.db.select().from(apiKeys)).toEqual([]);
+  });
+
+  it('refuses a key name that is empty, too long or holds control characters, and an unknown kind (400)', async () => {
+    const { browser } = await signedIn();
+    for (const fields of [
+      { name: ' ', kind: 'full' },
+      { name: 'n'.repeat(65), kind: 'full' },
+      { name: 'a\u0000b', kind: 'full' },
+      { name: 'ok', kind: 'admin' },
+    ]) {
+      expect((await browser.postSignedIn('/settings/keys', fields, '/settings/keys')).status).toBe(400);
+    }
+    expect(await app.db.select().from(apiKeys)).toEqual([]);
+  });
+});
+
+describe('Settings: secrets', () => {
+  let lines: string[];
+  afterEach(() => vi.restoreAllMocks());
+
+  it('shows a key’s secret in exactly one answer: not in a redirect, a log line or the database', async () => {
+    const logged = await createTestApp({ mailer: inbox.mailer, config: { logRequests: true } });
+    lines = [];
+    const capture = (...args: unknown[]) => {
+      lines.push(args.map(String).join(' '));
+    };
+    vi.spyOn(console, 'log').mockImplementation(capture);
+    vi.spyOn(console, 'error').mockImplementation(capture);
+    vi.spyOn(console, 'warn').mockImplementation(capture);
+    const browser = new SettingsBrowser(logged);
+    const answers: Response[] = [];
+    const record = (response: Response) => {
+      answers.push(response.clone());
+      return response;
+    };
+    record(await browser.post('/settings/sign-up', { email: 'secret@example.com' }));
+    const link = inbox.linkFor('secret@example.com');
+    const token = SettingsBrowser.tokenOf(link);
+    record(await browser.get(new URL(link).pathname + new URL(link).search));
+    record(await browser.post('/settings/sign-in/link', { token }));
+    const cookie = browser.cookie!;
+    const keysPage = record(await browser.get('/settings/keys'));
+    const created = record(await browser.post('/settings/keys', { name: 'k', kind: 'full', csrf: csrfIn(await keysPage.clone().text()) }));
+    const secret = secretIn(await created.clone().text())!;
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    const made = await logged.call('/api/v1/documents', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(finalInvoice()),
+    });
+    expect(made.status).toBe(201);
+    for (const path of ['/settings', '/settings/keys', '/settings/usage']) record(await browser.get(path));
+    const [key] = await logged.db.select().from(apiKeys);
+    const regenerated = record(await browser.postSignedIn(`/settings/keys/${key!.id}/regenerate`, {}, '/settings/keys'));
+    const secondSecret = secretIn(await regenerated.clone().text())!;
+    record(await browser.postSignedIn('/settings/sign-out'));
+
+    const texts = await Promise.all(answers.map(async (answer) => ({ answer, text: await answer.text() })));
+    expect(texts.filter(({ text }) => text.includes(secret))).toHaveLength(1);
+    expect(texts.filter(({ text }) => text.includes(secondSecret))).toHaveLength(1);
+    for (const { answer } of texts) {
+      const headers = JSON.stringify([...answer.headers]);
+      for (const hidden of [secret, secondSecret, token]) expect(headers).not.toContain(hidden);
+    }
+    expect(lines.length).toBeGreaterThan(5);
+    for (const hidden of [secret, secondSecret, token, cookie, sha256Hex(cookie), 'secret@example.com']) {
+      expect(lines.join('\n')).not.toContain(hidden);
+    }
+    const tables = [accounts, apiKeys, documents, sessions, signInLinks, rateLimitWindows];
+    const dump = JSON.stringify(await Promise.all(tables.map((table) => logged.db.select().from(table))));
+    for (const hidden of [secret, secondSecret, token, cookie]) expect(dump).not.toContain(hidden);
+  });
+});
+
+describe('Settings: sign-in emails are rate-limited', () => {
+  let limited: TestApp;
+  beforeEach(async () => {
+    limited = await createTestApp({ mailer: inbox.mailer, config: { rateLimitsEnabled: true } });
+  });
+
+  it('per address: 5 an hour whatever the letter case, counted for unknown addresses too, the limits shown on a 429 page', async () => {
+    const asks = ['Limit@example.com', 'limit@example.com', 'LIMIT@example.com', 'limit@Example.com', 'limit@example.com'];
+    for (const [index, email] of asks.entries()) {
+      const browser = new SettingsBrowser(limited, `203.0.113.${index}`);
+      expect((await browser.post('/settings/sign-in', { email })).status).toBe(200);
+    }
+    const refused = await new SettingsBrowser(limited, '203.0.113.99').post('/settings/sign-in', { email: 'limit@example.com' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBe(3600);
+    expectPageHeaders(refused, 'the 429 page');
+    const text = await refused.text();
+    expect(text).toContain('at most 5 sign-in emails an hour to one address, and 20 an hour to one network');
+    expect(text).toContain('Try again in 60 minutes');
+    const signUp = await new SettingsBrowser(limited, '203.0.113.98').post('/settings/sign-up', { email: 'LIMIT@EXAMPLE.COM' });
+    expect(signUp.status).toBe(429);
+    expect(await limited.db.select().from(accounts)).toEqual([]);
+
+    const buckets = (await limited.db.select().from(rateLimitWindows)).map((row) => row.bucket);
+    expect(buckets).toContain(`sign-in-mail:address:${sha256Hex('limit@example.com')}`);
+    expect(buckets.join(' ')).not.toMatch(/@|limit@/i);
+
+    limited.clock.advance(60 * 60_000);
+    expect((await new SettingsBrowser(limited, '203.0.113.97').post('/settings/sign-in', { email: 'limit@example.com' })).status).toBe(200);
+  });
+
+  it('per network: 20 an hour from one network, other networks unaffected', async () => {
+    const browser = new SettingsBrowser(limited, '2001:db8:1:2::1');
+    for (let index = 0; index < 20; index++) {
+      expect((await browser.post('/settings/sign-up', { email: `n${index}@example.com` })).status).toBe(200);
+    }
+    const sameNetwork = new SettingsBrowser(limited, '2001:db8:1:2::ffff');
+    expect((await sameNetwork.post('/settings/sign-in', { email: 'n0@example.com' })).status).toBe(429);
+    expect((await new SettingsBrowser(limited, '2001:db8:9:9::1').post('/settings/sign-in', { email: 'n0@example.com' })).status).toBe(200);
+    expect(inbox.messages).toHaveLength(21);
+  });
+
+  it('leaves the API’s failed-sign-in limit as it is: a session cookie is no key and counts as a failure there', async () => {
+    const answers = [];
+    for (let index = 0; index < 21; index++) {
+      answers.push(
+        (
+          await limited.fetch(new Request(`${BASE}/api/v1/account`, { headers: { Cookie: 'svc_session=x' } }), {
+            clientAddress: '192.0.2.1',
+          })
+        ).status,
+      );
+    }
+    expect(answers.slice(0, 20).every((status) => status === 401)).toBe(true);
+    expect(answers[20]).toBe(429);
+  });
+});

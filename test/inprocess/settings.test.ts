@@ -1,0 +1,326 @@
+import { eq, sql } from 'drizzle-orm';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { findAccountByEmail } from '../../src/accounts/store.ts';
+import { accounts, apiKeys, documents, sessions, signInLinks } from '../../src/db/schema.ts';
+import { sha256Hex } from '../../src/hash.ts';
+import { SESSION_LIFETIME_MS } from '../../src/settings/sessions.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { finalInvoice } from '../support/documents.ts';
+import { createInbox, type Inbox } from '../support/inbox.ts';
+import { csrfIn, SettingsBrowser } from '../support/settings-client.ts';
+
+let app: TestApp;
+let inbox: Inbox;
+beforeEach(async () => {
+  inbox = createInbox();
+  app = await createTestApp({ mailer: inbox.mailer });
+});
+
+const secretIn = (page: string) => /<code id="new-key-secret">([^<]+)<\/code>/.exec(page)?.[1];
+
+function makeDocument(key: string, reference?: string) {
+  return app.call('/api/v1/documents', {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(finalInvoice({}, reference ? { reference } : {})),
+  });
+}
+
+describe('Settings: the whole path of a new customer', () => {
+  it('signs up, confirms by the link, creates a key that works, sees the document and the credit gone, revokes it, signs out', async () => {
+    const browser = new SettingsBrowser(app);
+    const email = 'new.customer@example.com';
+
+    const signedOut = await browser.get('/settings');
+    expect(signedOut.status).toBe(303);
+    expect(signedOut.headers.get('Location')).toBe('/settings/sign-in');
+    const form = await (await browser.get('/settings/sign-up')).text();
+    expect(form).toContain('<label for="email">Email address</label>');
+    expect(form).toMatch(/<button type="submit">Sign up<\/button>/);
+
+    const checkEmail = await browser.post('/settings/sign-up', { email });
+    expect(checkEmail.status).toBe(200);
+    expect(await checkEmail.text()).toContain('<h1>Check your email</h1>');
+    expect(inbox.messages).toHaveLength(1);
+    expect(inbox.messages[0]).toMatchObject({ to: email, subject: 'Your sign-in link' });
+    const link = inbox.linkFor(email);
+    expect(link).toMatch(/^http:\/\/[^/]+\/settings\/sign-in\/link\?token=[A-Za-z0-9_-]{43}$/);
+    const account = await findAccountByEmail(app.db, email);
+    expect(account).toMatchObject({ plan: 'free', emailConfirmed: false, creditsRemaining: 50 });
+
+    // Opening the link (as a mail scanner would) spends nothing: only the button does.
+    const linkPage = await browser.get(new URL(link).pathname + new URL(link).search);
+    expect(linkPage.status).toBe(200);
+    const linkHtml = await linkPage.text();
+    expect(linkHtml).toContain('<h1>Sign in</h1>');
+    expect(linkHtml).toContain('<button type="submit">Sign in</button>');
+    expect((await app.db.select().from(signInLinks))[0]!.usedAt).toBeNull();
+
+    const signedIn = await browser.post('/settings/sign-in/link', { token: SettingsBrowser.tokenOf(link) });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get('Location')).toBe('/settings');
+    expect(browser.cookie).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await findAccountByEmail(app.db, email))!.emailConfirmed).toBe(true);
+
+    const overview = await (await browser.get('/settings')).text();
+    expect(overview).toContain(email);
+    expect(overview).toContain('<dt>Plan</dt><dd>free</dd>');
+    expect(overview).toContain('50 of 50 this period');
+    for (const name of ['Overview', 'API keys', 'Usage']) expect(overview).toContain(`>${name}</a>`);
+
+    const created = await browser.postSignedIn('/settings/keys', { name: 'CI server', kind: 'full' }, '/settings/keys');
+    expect(created.status).toBe(200);
+    const secret = secretIn(await created.text());
+    expect(secret).toMatch(/^svc_live_/);
+
+    const made = await makeDocument(secret!, 'INV-2026-001');
+    expect(made.status).toBe(201);
+    const documentId = made.headers.get('Svc-Document-Id')!;
+
+    const usage = await (await browser.get('/settings/usage')).text();
+    expect(usage).toContain(documentId);
+    expect(usage).toContain('INV-2026-001');
+    expect(usage).toContain('49 of 50 this period');
+
+    const keysPage = await (await browser.get('/settings/keys')).text();
+    expect(keysPage).toContain('<th scope="row">CI server</th><td>Full access</td>');
+    const [key] = await app.db.select().from(apiKeys).where(eq(apiKeys.accountId, account!.id));
+    const revoked = await browser.post(`/settings/keys/${key!.id}/revoke`, { csrf: csrfIn(keysPage) });
+    expect(revoked.status).toBe(303);
+    expect(revoked.headers.get('Location')).toBe('/settings/keys');
+    expect((await makeDocument(secret!)).status).toBe(401);
+    expect(await (await browser.get('/settings/keys')).text()).toMatch(/Revoked <time/);
+
+    const signOut = await browser.postSignedIn('/settings/sign-out');
+    expect(signOut.status).toBe(303);
+    expect(signOut.headers.get('Location')).toBe('/settings/sign-in');
+    expect(browser.cookie).toBeUndefined();
+    expect(await app.db.select().from(sessions)).toEqual([]);
+    expect((await browser.get('/settings')).status).toBe(303);
+  });
+
+  it('regenerates a key: the new secret works once shown, the old one is refused', async () => {
+    const browser = new SettingsBrowser(app);
+    await browser.signUp(inbox, 'regen@example.com');
+    const first = secretIn(await (await browser.postSignedIn('/settings/keys', { name: 'k', kind: 'preview' }, '/settings/keys')).text())!;
+    const [key] = await app.db.select().from(apiKeys);
+    const regenerated = await browser.postSignedIn(`/settings/keys/${key!.id}/regenerate`, {}, '/settings/keys');
+    expect(regenerated.status).toBe(200);
+    const second = secretIn(await regenerated.text())!;
+    expect(second).not.toBe(first);
+    expect((await app.call('/api/v1/account', { headers: { Authorization: `Bearer ${first}` } })).status).toBe(401);
+    const account = await app.call('/api/v1/account', { headers: { Authorization: `Bearer ${second}` } });
+    expect((await account.json()).key).toMatchObject({ name: 'k', scopes: ['documents:preview', 'documents:read', 'account:read'] });
+  });
+});
+
+describe('Settings: sign-in links', () => {
+  it('sign in to an existing account by a link; an unknown address gets the same page and no mail', async () => {
+    const browser = new SettingsBrowser(app);
+    await browser.signUp(inbox, 'known@example.com');
+    await browser.postSignedIn('/settings/sign-out');
+    const known = await browser.post('/settings/sign-in', { email: 'KNOWN@example.com' });
+    const unknown = await browser.post('/settings/sign-in', { email: 'nobody@example.com' });
+    expect(known.status).toBe(200);
+    expect(unknown.status).toBe(200);
+    const knownText = (await known.text()).replace('KNOWN@example.com', 'X');
+    expect((await unknown.text()).replace('nobody@example.com', 'X')).toBe(knownText);
+    expect(inbox.messages.map((message) => message.to)).toEqual(['known@example.com', 'known@example.com']);
+    expect((await browser.useLink(inbox, 'known@example.com')).status).toBe(303);
+  });
+
+  it('uses a link once: two uses at once start one session', async () => {
+    const browser = new SettingsBrowser(app);
+    await browser.post('/settings/sign-up', { email: 'race@example.com' });
+    const token = SettingsBrowser.tokenOf(inbox.linkFor('race@example.com'));
+    const answers = await Promise.all([1, 2, 3, 4].map(() => new SettingsBrowser(app).post('/settings/sign-in/link', { token })));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([303, 400, 400, 400]);
+    expect(await app.db.select().from(sessions)).toHaveLength(1);
+    const again = await new SettingsBrowser(app).post('/settings/sign-in/link', { token });
+    expect(again.status).toBe(400);
+    expect(await again.text()).toContain('This sign-in link has expired or was already used');
+  });
+
+  it('expires a link after 15 minutes', async () => {
+    const browser = new SettingsBrowser(app);
+    await browser.post('/settings/sign-up', { email: 'late@example.com' });
+    const link = inbox.linkFor('late@example.com');
+    app.clock.advance(15 * 60_000);
+    const page = await browser.get(new URL(link).pathname + new URL(link).search);
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain('This sign-in link has expired or was already used');
+    expect((await browser.post('/settings/sign-in/link', { token: SettingsBrowser.tokenOf(link) })).status).toBe(400);
+    expect(await app.db.select().from(sessions)).toEqual([]);
+    expect((await findAccountByEmail(app.db, 'late@example.com'))!.emailConfirmed).toBe(false);
+  });
+
+  it('takes a link up to the last millisecond of its 15 minutes', async () => {
+    const browser = new SettingsBrowser(app);
+    await browser.post('/settings/sign-up', { email: 'just@example.com' });
+    app.clock.advance(15 * 60_000 - 1);
+    expect((await browser.useLink(inbox, 'just@example.com')).status).toBe(303);
+  });
+
+  it('voids the account’s other unused links once one is used', async () => {
+    const browser = new SettingsBrowser(app);
+    await browser.post('/settings/sign-up', { email: 'two@example.com' });
+    const older = SettingsBrowser.tokenOf(inbox.linkFor('two@example.com'));
+    await browser.post('/settings/sign-in', { email: 'two@example.com' });
+    expect((await browser.useLink(inbox, 'two@example.com')).status).toBe(303);
+    expect((await new SettingsBrowser(app).post('/settings/sign-in/link', { token: older })).status).toBe(400);
+  });
+
+  it('answers an unknown or malformed token with the expired page, never a 500', async () => {
+    const browser = new SettingsBrowser(app);
+    for (const query of ['', '?token=', '?token=abc', `?token=${'A'.repeat(43)}`, '?token=%FF%00']) {
+      expect((await browser.get(`/settings/sign-in/link${query}`)).status).toBe(400);
+    }
+    expect((await browser.post('/settings/sign-in/link', { token: 'x' })).status).toBe(400);
+    expect((await browser.post('/settings/sign-in/link', {})).status).toBe(400);
+  });
+
+  it('stores links and sessions only as SHA-256 hashes', async () => {
+    const browser = new SettingsBrowser(app);
+    await browser.signUp(inbox, 'hashes@example.com');
+    const token = SettingsBrowser.tokenOf(inbox.linkFor('hashes@example.com'));
+    const [link] = await app.db.select().from(signInLinks);
+    expect(link!.tokenHash).toBe(sha256Hex(token));
+    const [session] = await app.db.select().from(sessions);
+    expect(session!.tokenHash).toBe(sha256Hex(browser.cookie!));
+    expect(session!.expiresAt - session!.createdAt).toBe(SESSION_LIFETIME_MS);
+    const dump = JSON.stringify([await app.db.select().from(signInLinks), await app.db.select().from(sessions)]);
+    expect(dump).not.toContain(token);
+    expect(dump).not.toContain(browser.cookie!);
+  });
+});
+
+describe('Settings: accounts', () => {
+  it('keeps one account per address: signing up twice in different letter case mails the one account', async () => {
+    const browser = new SettingsBrowser(app);
+    expect((await browser.post('/settings/sign-up', { email: 'Twice@Example.com' })).status).toBe(200);
+    expect((await browser.post('/settings/sign-up', { email: 'twice@example.com' })).status).toBe(200);
+    const rows = await app.db.select().from(accounts).where(sql`lower(${accounts.email}) = 'twice@example.com'`);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.email).toBe('Twice@Example.com');
+    expect(inbox.messages.map((message) => message.to)).toEqual(['Twice@Example.com', 'Twice@Example.com']);
+  });
+
+  it('is invite-only with SIGN_UP_ENABLED=false: no sign-up page or account, and operators’ accounts sign in the same way', async () => {
+    const closed = await createTestApp({ mailer: inbox.mailer, env: { SIGN_UP_ENABLED: 'false' } });
+    const browser = new SettingsBrowser(closed);
+    const page = await browser.get('/settings/sign-up');
+    expect(page.status).toBe(404);
+    const text = await page.text();
+    expect(text).toContain('Sign-up is by invitation');
+    expect(text).not.toContain('<form method="post" action="/settings/sign-up"');
+    expect((await browser.post('/settings/sign-up', { email: 'walk-in@example.com' })).status).toBe(404);
+    expect(await closed.db.select().from(accounts)).toEqual([]);
+    expect(await (await browser.get('/settings/sign-in')).text()).not.toContain('href="/settings/sign-up"');
+
+    const { createAccount } = await import('../../src/accounts/store.ts');
+    await createAccount(closed.db, { email: 'invited@example.com', plan: 'starter', emailConfirmed: false, now: closed.clock.now() });
+    expect((await browser.post('/settings/sign-in', { email: 'invited@example.com' })).status).toBe(200);
+    expect((await browser.useLink(inbox, 'invited@example.com')).status).toBe(303);
+    expect(await (await browser.get('/settings')).text()).toContain('<dt>Plan</dt><dd>starter</dd>');
+  });
+
+  it('answers sign-in and sign-up with a clear 503 page when no mail transport is configured', async () => {
+    const noMail = await createTestApp();
+    const browser = new SettingsBrowser(noMail);
+    for (const path of ['/settings/sign-in', '/settings/sign-up']) {
+      const answer = await browser.post(path, { email: 'someone@example.com' });
+      expect(answer.status).toBe(503);
+      expect(await answer.text()).toContain('Sign-in by email is not configured on this server');
+    }
+    expect(await noMail.db.select().from(accounts)).toEqual([]);
+  });
+
+  it('refuses an address that is none with the form again (400)', async () => {
+    const browser = new SettingsBrowser(app);
+    for (const email of ['', 'no-at-sign', 'a@b', 'two@@example.com', 'space @example.com', `${'a'.repeat(250)}@example.com`]) {
+      const answer = await browser.post('/settings/sign-up', { email });
+      expect(answer.status).toBe(400);
+      expect(await answer.text()).toContain('Enter your email address');
+    }
+    expect(inbox.messages).toEqual([]);
+  });
+});
+
+describe('Settings: sessions', () => {
+  it('rotates the session at each sign-in: a new token, the session the browser had is ended', async () => {
+    const browser = new SettingsBrowser(app);
+    await browser.signUp(inbox, 'rotate@example.com');
+    const first = browser.cookie!;
+    await browser.post('/settings/sign-in', { email: 'rotate@example.com', csrf: csrfIn(await (await browser.get('/settings')).text()) });
+    expect((await browser.useLink(inbox, 'rotate@example.com')).status).toBe(303);
+    expect(browser.cookie).not.toBe(first);
+    const hashes = (await app.db.select().from(sessions)).map((row) => row.tokenHash);
+    expect(hashes).toEqual([sha256Hex(browser.cookie!)]);
+  });
+
+  it('signs out everywhere: every session of the account ends, other accounts keep theirs', async () => {
+    const laptop = new SettingsBrowser(app);
+    const phone = new SettingsBrowser(app);
+    const other = new SettingsBrowser(app);
+    await laptop.signUp(inbox, 'everywhere@example.com');
+    await phone.post('/settings/sign-in', { email: 'everywhere@example.com' });
+    await phone.useLink(inbox, 'everywhere@example.com');
+    await other.signUp(inbox, 'other@example.com');
+    expect((await phone.get('/settings')).status).toBe(200);
+
+    const ended = await laptop.postSignedIn('/settings/sign-out-everywhere');
+    expect(ended.status).toBe(303);
+    expect(ended.headers.get('Location')).toBe('/settings/sign-in');
+    expect((await phone.get('/settings')).status).toBe(303);
+    expect((await laptop.get('/settings')).status).toBe(303);
+    expect((await other.get('/settings')).status).toBe(200);
+    expect(await app.db.select().from(sessions)).toHaveLength(1);
+  });
+
+  it('ends a session after 7 days: signed out, the stale cookie cleared', async () => {
+    const browser = new SettingsBrowser(app);
+    await browser.signUp(inbox, 'week@example.com');
+    app.clock.advance(SESSION_LIFETIME_MS - 1);
+    expect((await browser.get('/settings')).status).toBe(200);
+    app.clock.advance(1);
+    const expired = await browser.get('/settings/keys');
+    expect(expired.status).toBe(303);
+    expect(expired.headers.get('Location')).toBe('/settings/sign-in');
+    expect(expired.headers.get('Set-Cookie')).toMatch(/^svc_session=; .*Max-Age=0/);
+  });
+});
+
+describe('Settings: usage', () => {
+  it('lists the history newest first, filters by reference, and pages with Older documents', async () => {
+    const browser = new SettingsBrowser(app);
+    await browser.signUp(inbox, 'usage@example.com');
+    const secret = secretIn(await (await browser.postSignedIn('/settings/keys', { name: 'k', kind: 'full' }, '/settings/keys')).text())!;
+    const ids: string[] = [];
+    for (let index = 0; index < 22; index++) {
+      app.clock.advance(1_000);
+      const made = await makeDocument(secret, index % 2 ? 'ODD' : `EVEN-${index}`);
+      ids.push(made.headers.get('Svc-Document-Id')!);
+    }
+    const first = await (await browser.get('/settings/usage')).text();
+    expect(first).toContain(ids[21]);
+    expect(first).not.toContain(ids[1]);
+    const older = /<a href="([^"]+)">Older documents<\/a>/.exec(first)?.[1]?.replace(/&amp;/g, '&');
+    expect(older).toBe(`/settings/usage?cursor=${ids[2]}`);
+    const second = await (await browser.get(older!)).text();
+    expect(second).toContain(ids[0]);
+    expect(second).toContain(ids[1]);
+    expect(second).not.toContain('Older documents');
+
+    const filtered = await (await browser.get('/settings/usage?reference=ODD')).text();
+    expect(filtered.match(/<td>ODD<\/td>/g)).toHaveLength(11);
+    expect(filtered).toContain('value="ODD"');
+    expect((await app.db.select().from(documents)).length).toBe(22);
+  });
+
+  it('answers a cursor that is not the account’s document, or a reference too long, with a 400 page', async () => {
+    const browser = new SettingsBrowser(app);
+    await browser.signUp(inbox, 'cursor@example.com');
+    expect((await browser.get('/settings/usage?cursor=doc_nope')).status).toBe(400);
+    expect((await browser.get(`/settings/usage?reference=${'r'.repeat(129)}`)).status).toBe(400);
+  });
+});
