@@ -134,7 +134,7 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
     expect(cookies[0]).toMatchObject({ name: 'svc_session', httpOnly: true, secure: true, sameSite: 'Lax', path: '/settings' });
     expect(cookies[0]!.value).not.toBe('');
 
-    await page.getByRole('link', { name: 'API keys' }).first().click();
+    await page.getByRole('link', { name: 'API keys' }).click();
     await page.waitForURL(`${server.baseUrl}/settings/keys`);
     const [keyPage, secret] = await Promise.all([
       page.waitForResponse((response) => response.request().method() === 'POST' && response.url() === `${server.baseUrl}/settings/keys`),
@@ -162,7 +162,7 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
     const documentId = created.headers.get('Svc-Document-Id')!;
     expect(documentId).toMatch(/^doc_/);
 
-    await page.getByRole('link', { name: 'Usage' }).first().click();
+    await page.getByRole('link', { name: 'Usage' }).click();
     await page.waitForURL(`${server.baseUrl}/settings/usage`);
     // The usage page has more than one table: the history is the one with a Document id column.
     const history = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Document id' }) });
@@ -178,7 +178,7 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
     await page.waitForURL(/[?&]reference=no-such-reference/);
     expect(await page.locator('main').innerText()).not.toContain(documentId);
 
-    await page.getByRole('link', { name: 'API keys' }).first().click();
+    await page.getByRole('link', { name: 'API keys' }).click();
     await page.waitForURL(`${server.baseUrl}/settings/keys`);
     const row = page.getByRole('row').filter({ hasText: 'Browser key' });
     await row.getByRole('button', { name: 'Revoke' }).click();
@@ -207,13 +207,15 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
     const { link } = await openSignInLink(page, sink, email);
-    await tabTo(page, page.getByRole('button', { name: 'Sign in' }));
+    await tabTo(page, page.getByRole('button', { name: 'Sign in', exact: true }));
     await page.keyboard.press('Enter');
     await page.waitForURL(`${server.baseUrl}/settings`);
     expect((await context.cookies()).map((cookie) => cookie.name)).toEqual(['svc_session']);
 
     await page.goto(`${server.baseUrl}/settings/keys`);
     const secret = await createKey(page, 'Forms key', 'Preview only');
+    // Without the script there is no Copy button that would do nothing.
+    expect(await page.getByRole('button', { name: 'Copy' }).count()).toBe(0);
     const account = await api(server, secret, '/api/v1/account');
     expect(account.status).toBe(200);
     expect(await account.json()).toMatchObject({ plan: 'free', key: { name: 'Forms key', scopes: KEY_KINDS.preview.scopes } });

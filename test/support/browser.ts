@@ -78,13 +78,13 @@ export async function openSignInLink(page: Page, sink: SmtpSink, email: string):
   const mail = await sink.waitForMessage({ to: email, timeoutMs: 30_000 });
   const link = signInLinkIn(mail);
   await page.goto(link);
-  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  await page.getByRole('heading', { name: 'Sign in', exact: true }).waitFor();
   return { mail, link };
 }
 
 /** Presses `Sign in` on the link's page: the session starts and the overview shows. */
 export async function confirmSignIn(page: Page, baseUrl: string): Promise<void> {
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.waitForURL(`${baseUrl}/settings`);
 }
 
