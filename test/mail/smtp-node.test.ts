@@ -85,6 +85,7 @@ describe('SMTP through nodemailer, to a real SMTP server', () => {
     );
     const message = await failureOf(mailer.send(MESSAGE));
     expect(message).toMatch(/^Could not send mail through the SMTP server 127\.0\.0\.1:\d+ \(SMTP_TLS=starttls\): .*STARTTLS/i);
+    expect(sink.logins()).toEqual([]);
     expect(sink.messages()).toEqual([]);
   });
 

@@ -48,6 +48,49 @@ describe('SMTP through worker-mailer and connect(), on workerd', () => {
     expect(worker.output()).not.toContain(PASSWORD);
   });
 
+  it('SMTP_TLS=starttls refuses a server that does not offer STARTTLS, before the password is sent', async () => {
+    const worker = await startMailWorker({
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(sink.port),
+      SMTP_USER: 'svc',
+      SMTP_PASSWORD: PASSWORD,
+      MAIL_FROM: 'svc@example.com',
+    });
+    workers.push(worker);
+    const logins = sink.logins().length;
+    const response = await send(worker, { ...MESSAGE, to: 'downgraded@example.com' });
+    expect(response.status).toBe(502);
+    expect(await response.text()).toBe(
+      `Could not send mail through the SMTP server 127.0.0.1:${sink.port} (SMTP_TLS=starttls): the server does not offer STARTTLS (SMTP_TLS=starttls requires it)`,
+    );
+    expect(sink.logins().length).toBe(logins);
+    expect(sink.messages().filter((mail) => mail.to.includes('downgraded@example.com'))).toEqual([]);
+  });
+
+  it('STARTTLS checks the certificate: a self-signed one is refused, before the password is sent', async () => {
+    const tlsSink = await startSmtpSink({ tls: 'starttls', auth: { user: 'svc', password: PASSWORD } });
+    try {
+      const worker = await startMailWorker({
+        SMTP_HOST: '127.0.0.1',
+        SMTP_PORT: String(tlsSink.port),
+        SMTP_USER: 'svc',
+        SMTP_PASSWORD: PASSWORD,
+        MAIL_FROM: 'svc@example.com',
+      });
+      workers.push(worker);
+      const response = await send(worker, MESSAGE);
+      const error = await response.text();
+      expect(response.status).toBe(502);
+      expect(error).toMatch(
+        new RegExp(`^Could not send mail through the SMTP server 127\\.0\\.0\\.1:${tlsSink.port} \\(SMTP_TLS=starttls\\): \\S`),
+      );
+      expect(tlsSink.logins()).toEqual([]);
+      expect(tlsSink.messages()).toEqual([]);
+    } finally {
+      await tlsSink.close();
+    }
+  });
+
   it('a closed port: a clear error naming the server, without the password', async () => {
     const port = await freePort();
     const worker = await startMailWorker({

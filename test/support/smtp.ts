@@ -10,7 +10,8 @@
  *
  * `waitForMessage` hands each message out once, oldest first: a test that asks for two links to one address
  * gets the first, then the second. `messages()` lists everything received, handed out or not.
- * With `auth`, the server advertises AUTH PLAIN/LOGIN and refuses a MAIL FROM before a correct user and password.
+ * With `auth`, the server advertises AUTH PLAIN/LOGIN and refuses a MAIL FROM before a correct user and password;
+ * `logins()` lists the users of every AUTH attempt, right or wrong (a test that the password was never sent).
  * With `tls`, the server uses a self-signed certificate for `localhost` and 127.0.0.1, made at start with the
  * openssl command; `certificate` is its PEM, for a client that must trust it.
  */
@@ -50,6 +51,7 @@ export interface SmtpSink {
   /** PEM of the self-signed certificate, with `tls`. */
   readonly certificate: string | undefined;
   messages(): readonly ReceivedMail[];
+  logins(): readonly string[];
   waitForMessage(options: { to: string; timeoutMs?: number }): Promise<ReceivedMail>;
   close(): Promise<void>;
 }
@@ -83,6 +85,7 @@ function selfSignedCertificate(): { key: string; cert: string } {
 
 export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const received: ReceivedMail[] = [];
+  const logins: string[] = [];
   const handed = new Set<ReceivedMail>();
   const arrivals = new Set<() => void>();
   const certificate = options.tls ? selfSignedCertificate() : undefined;
@@ -96,6 +99,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     allowInsecureAuth: true,
     logger: false,
     onAuth(auth, _session, callback) {
+      logins.push(auth.username ?? '');
       const { user, password } = options.auth ?? {};
       if (auth.username === user && auth.password === password) callback(null, { user });
       else callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
@@ -142,6 +146,7 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
     port,
     certificate: certificate?.cert,
     messages: () => [...received],
+    logins: () => [...logins],
     waitForMessage({ to, timeoutMs = 10_000 }) {
       const now = takeFor(to);
       if (now) return Promise.resolve(now);
