@@ -7,15 +7,15 @@ body{font:16px/1.5 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:
 header.site{display:flex;flex-wrap:wrap;align-items:center;gap:.5rem 1.5rem;padding:.75rem 1rem;border-bottom:1px solid #ddd}
 .brand{margin:0;font-weight:700}.brand a{color:inherit;text-decoration:none}
 nav ul{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;margin:0;padding:0;align-items:center}
-main{max-width:60rem;margin:0 auto;padding:1rem}
+main{max-width:72rem;margin:0 auto;padding:1rem}
 h1{font-size:1.6rem;margin:.5rem 0 1rem}h2{font-size:1.25rem;margin-top:2rem}
 a{color:#0b57d0}a:focus-visible,button:focus-visible,input:focus-visible,select:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;background:#f3f3f3;padding:0 .25em;border-radius:3px;overflow-wrap:anywhere}
 .secret code{display:block;padding:.75rem;font-size:1.05rem;border:1px solid #ccc}
 .table-scroll{max-width:100%;overflow-x:auto;margin:.5rem 0}
-table{border-collapse:collapse;min-width:100%}caption{text-align:left;font-weight:600;padding:.25rem 0}
-td,th{border:1px solid #ddd;padding:.35rem .6rem;text-align:left;vertical-align:top;white-space:nowrap}thead th{background:#f6f6f6}
-dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dl.facts dt{font-weight:600}dl.facts dd{margin:0}
+table{border-collapse:collapse;min-width:100%}.table-title{font-weight:600;margin:1.25rem 0 .25rem}
+td,th{border:1px solid #ddd;padding:.35rem .6rem;text-align:left;vertical-align:top;white-space:nowrap}th[scope=row]{white-space:normal;min-width:8rem}thead th{background:#f6f6f6}
+dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dl.facts dt{font-weight:600}dl.facts dd{margin:0;min-width:0;overflow-wrap:anywhere}
 form.stacked{display:grid;gap:.4rem;max-width:24rem}
 form.inline,form.inline-form{display:inline-flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:0}
 input,select,button{font:inherit;padding:.4rem .6rem;border:1px solid #888;border-radius:4px}

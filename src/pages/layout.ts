@@ -70,8 +70,11 @@ export function seeOther(path: string, headers: Record<string, string> = {}): Re
   return new Response(null, { status: 303, headers: { [HEADERS.location]: path, ...headers } });
 }
 
-/** 2026-11-02 10:00:00 UTC, in a <time> element. */
+/** An ISO time of the contract (`2026-11-02T10:00:00Z`) as the pages show it, `2026-11-02 10:00 UTC`, in a <time>. */
+export function isoTime(iso: string): Html {
+  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+}
+
 export function time(ms: number): Html {
-  const iso = isoSeconds(ms);
-  return html`<time datetime="${iso}">${iso.replace('T', ' ').replace('Z', ' UTC')}</time>`;
+  return isoTime(isoSeconds(ms));
 }

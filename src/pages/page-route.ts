@@ -90,11 +90,8 @@ async function answer<S extends 'required' | 'optional'>(spec: PageSpec<S>, cont
 /** A page for what the handler refused, the rate limiter included (429 or 503 with Retry-After, as in the API). */
 function errorPage(error: unknown): Response {
   if (error instanceof ApiError && (error.code === 'rate_limited' || error.code === 'service_busy')) {
-    const response = pageResponse({
-      title: 'Too many requests',
-      status: error.status,
-      body: html`<h1>Too many requests</h1><p>${error.message}</p>`,
-    });
+    const title = error.code === 'rate_limited' ? 'Too many requests' : 'The service is busy';
+    const response = pageResponse({ title, status: error.status, body: html`<h1>${title}</h1><p>${error.message}</p>` });
     const retryAfter = error.headers[HEADERS.retryAfter];
     if (retryAfter) response.headers.set(HEADERS.retryAfter, retryAfter);
     return response;

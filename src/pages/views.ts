@@ -5,7 +5,7 @@ import type { DocumentRow } from '../documents/record.ts';
 import type { Session } from '../settings/sessions.ts';
 import { EMAIL_MAX_CHARS, SIGN_IN_LINK_LIFETIME_MINUTES, SIGN_IN_LINK_PATH } from '../settings/sign-in.ts';
 import { type Html, html } from './html.ts';
-import { buttonForm, csrfField, PAGE_PATHS, time } from './layout.ts';
+import { buttonForm, csrfField, isoTime, PAGE_PATHS, time } from './layout.ts';
 
 /** What each member of the Account object's `limits` means, as the pages say it. */
 const LIMIT_LABELS: Readonly<Record<keyof typeof ACCOUNT_LIMITS, string>> = {
@@ -82,8 +82,8 @@ function limitsTable(account: AccountView): Html {
   const rows = (Object.keys(LIMIT_LABELS) as (keyof typeof LIMIT_LABELS)[]).map(
     (member) => html`<tr><th scope="row">${LIMIT_LABELS[member]}</th><td>${account.limits[member]}</td></tr>`,
   );
-  return html`<div class="table-scroll"><table>
-<caption>Rate limits of the plan</caption>
+  return html`<p class="table-title" id="limits-title">Rate limits of the plan</p>
+<div class="table-scroll"><table aria-labelledby="limits-title">
 <thead><tr><th scope="col">Limit</th><th scope="col">Value</th></tr></thead>
 <tbody>${rows}</tbody>
 </table></div>`;
@@ -93,7 +93,7 @@ function creditsList(account: AccountView): Html {
   return html`<dl class="facts">
 <dt>Plan</dt><dd>${account.plan}</dd>
 <dt>Credits left</dt><dd>${account.credits.remaining} of ${account.credits.monthly_allowance} this period</dd>
-<dt>Period ends</dt><dd><time datetime="${account.credits.period_end}">${account.credits.period_end.replace('T', ' ').replace('Z', ' UTC')}</time></dd>
+<dt>Period ends</dt><dd>${isoTime(account.credits.period_end)}</dd>
 </dl>`;
 }
 
@@ -138,8 +138,8 @@ function keyRow(key: KeyRow, session: Session): Html {
 export function keysView(input: { session: Session; keys: KeyRow[]; blockedBecause?: string; error?: string; name?: string }): Html {
   const { session, keys } = input;
   const table = keys.length
-    ? html`<div class="table-scroll"><table>
-<caption>Keys of this account, revoked ones included</caption>
+    ? html`<p class="table-title" id="keys-title">Keys of this account, revoked ones included</p>
+<div class="table-scroll"><table aria-labelledby="keys-title">
 <thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
 <tbody>${keys.map((key) => keyRow(key, session))}</tbody>
 </table></div>`
@@ -194,8 +194,10 @@ export function usageView(input: {
       ? `${PAGE_PATHS.usage}?${new URLSearchParams({ ...(input.reference ? { reference: input.reference } : {}), cursor: last.id })}`
       : undefined;
   const table = input.rows.length
-    ? html`<div class="table-scroll"><table>
-<caption>Documents of the last ${input.retentionDays} days, newest first${input.reference ? html`, reference ${input.reference}` : ''}</caption>
+    ? html`<p class="table-title" id="documents-title">Documents of the last ${input.retentionDays} days, newest first${
+        input.reference ? html`, reference ${input.reference}` : ''
+      }</p>
+<div class="table-scroll"><table aria-labelledby="documents-title">
 <thead><tr><th scope="col">Created</th><th scope="col">Reference</th><th scope="col">Template</th><th scope="col">Mode</th><th scope="col">Credits</th><th scope="col">Document id</th></tr></thead>
 <tbody>${input.rows.map(documentRow)}</tbody>
 </table></div>`

@@ -156,7 +156,10 @@ describe('operator CLI', { timeout: 90_000 }, () => {
 
   it('purges what retention no longer keeps and says how much', async () => {
     const result = await svcJson('purge');
-    expect(result).toEqual({ object: 'purge', deleted: { documents: 0, idempotency_keys: 0, rate_limit_windows: 0 } });
+    expect(result).toEqual({
+      object: 'purge',
+      deleted: { documents: 0, idempotency_keys: 0, rate_limit_windows: 0, sessions: 0, sign_in_links: 0 },
+    });
   });
 
   it('explains itself and refuses bad input with a message and exit code 1', async () => {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { findAccountByEmail } from '../../src/accounts/store.ts';
 import { accounts, apiKeys, documents, rateLimitWindows, sessions, signInLinks } from '../../src/db/schema.ts';
 import { sha256Hex } from '../../src/hash.ts';
-import { BASE, createTestApp, type TestApp } from '../support/app.ts';
+import { BASE, createTestApp, type TestApp, withLimiterDown } from '../support/app.ts';
 import { finalInvoice } from '../support/documents.ts';
 import { createInbox, type Inbox } from '../support/inbox.ts';
 import { csrfIn, SettingsBrowser } from '../support/settings-client.ts';
@@ -408,6 +408,19 @@ describe('Settings: sign-in emails are rate-limited', () => {
     expect((await sameNetwork.post('/settings/sign-in', { email: 'n0@example.com' })).status).toBe(429);
     expect((await new SettingsBrowser(limited, '2001:db8:9:9::1').post('/settings/sign-in', { email: 'n0@example.com' })).status).toBe(200);
     expect(inbox.messages).toHaveLength(21);
+  });
+
+  it('sends no mail when the limiter cannot be reached: a 503 page with Retry-After', async () => {
+    const limiterDown = await createTestApp({ mailer: inbox.mailer, config: { rateLimitsEnabled: true }, wrapDb: withLimiterDown });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const answer = await new SettingsBrowser(limiterDown).post('/settings/sign-in', { email: 'down@example.com' });
+    vi.restoreAllMocks();
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('retry-after')).toBe('5');
+    expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expectPageHeaders(answer, 'the 503 page');
+    expect(await answer.text()).toContain('<h1>The service is busy</h1>');
+    expect(inbox.messages).toEqual([]);
   });
 
   it('leaves the API’s failed-sign-in limit as it is: a session cookie is no key and counts as a failure there', async () => {

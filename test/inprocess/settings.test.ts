@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { findAccountByEmail } from '../../src/accounts/store.ts';
 import { accounts, apiKeys, documents, sessions, signInLinks } from '../../src/db/schema.ts';
+import { purgeExpired } from '../../src/documents/retention.ts';
 import { sha256Hex } from '../../src/hash.ts';
 import { SESSION_LIFETIME_MS } from '../../src/settings/sessions.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
@@ -275,6 +276,18 @@ describe('Settings: sessions', () => {
     expect((await laptop.get('/settings')).status).toBe(303);
     expect((await other.get('/settings')).status).toBe(200);
     expect(await app.db.select().from(sessions)).toHaveLength(1);
+  });
+
+  it('purges expired sessions and sign-in links, and only those', async () => {
+    const browser = new SettingsBrowser(app);
+    await browser.signUp(inbox, 'purge@example.com');
+    await browser.post('/settings/sign-in', { email: 'purge@example.com', csrf: csrfIn(await (await browser.get('/settings')).text()) });
+    app.clock.advance(15 * 60_000);
+    expect(await purgeExpired(app.db, app.clock.now())).toMatchObject({ sessions: 0, sign_in_links: 2 });
+    app.clock.advance(SESSION_LIFETIME_MS - 15 * 60_000);
+    expect(await purgeExpired(app.db, app.clock.now() - 1)).toMatchObject({ sessions: 0, sign_in_links: 0 });
+    expect(await purgeExpired(app.db, app.clock.now())).toMatchObject({ sessions: 1, sign_in_links: 0 });
+    expect(await app.db.select().from(sessions)).toEqual([]);
   });
 
   it('ends a session after 7 days: signed out, the stale cookie cleared', async () => {
