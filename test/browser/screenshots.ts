@@ -39,7 +39,10 @@ async function shoot(page: Page, file: string): Promise<void> {
     for (const element of document.querySelectorAll('main *')) {
       const overflowX = getComputedStyle(element).overflowX;
       if ((overflowX === 'auto' || overflowX === 'scroll') && element.scrollWidth > element.clientWidth + 1) {
-        const what = element.querySelector('caption')?.textContent ?? element.tagName.toLowerCase();
+        const table = element.querySelector('table');
+        const titleId = table?.getAttribute('aria-labelledby');
+        const title = table?.querySelector('caption') ?? (titleId ? document.getElementById(titleId) : null);
+        const what = title?.textContent ?? element.tagName.toLowerCase();
         found.push(`"${what}" scrolls sideways: ${element.scrollWidth} px in ${element.clientWidth} px`);
       }
     }
@@ -98,7 +101,7 @@ async function walk(browser: Browser, server: SettingsServer, sink: SmtpSink, vi
 
   await page.goto(`${server.baseUrl}/settings/usage`);
   await at('10-usage');
-  await page.getByLabel('Reference').fill('order-1002');
+  await page.getByLabel('Reference', { exact: true }).fill('order-1002');
   await page.getByRole('button', { name: 'Filter' }).click();
   await page.waitForURL(/reference=/);
   await at('11-usage-filtered');

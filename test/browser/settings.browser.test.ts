@@ -169,11 +169,11 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
     await expect.poll(() => history.innerText()).toContain(documentId);
     expect(await history.innerText()).toContain(reference);
     expect(await creditsLeftOn(page)).toBe(PLANS.free.monthlyAllowance - 1);
-    await page.getByLabel('Reference').fill(reference);
+    await page.getByLabel('Reference', { exact: true }).fill(reference);
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(/[?&]reference=/);
     await expect.poll(() => history.innerText()).toContain(documentId);
-    await page.getByLabel('Reference').fill('no-such-reference');
+    await page.getByLabel('Reference', { exact: true }).fill('no-such-reference');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(/[?&]reference=no-such-reference/);
     expect(await page.locator('main').innerText()).not.toContain(documentId);
@@ -202,7 +202,7 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
     const { context, page } = await newPage({ javaScriptEnabled: false });
     const email = newEmail(target, 'grace');
     await page.goto(`${server.baseUrl}/settings/sign-up`);
-    await tabTo(page, page.getByLabel('Email address'));
+    await tabTo(page, page.getByLabel('Email address', { exact: true }));
     await page.keyboard.type(email);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();

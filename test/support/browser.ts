@@ -60,14 +60,14 @@ export async function startSettingsServer(target: SettingsTarget, sink: SmtpSink
  */
 export async function signUp(page: Page, baseUrl: string, email: string): Promise<void> {
   await page.goto(`${baseUrl}/settings/sign-up`);
-  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Email address', { exact: true }).fill(email);
   await page.getByRole('button', { name: 'Sign up' }).click();
   await page.getByRole('heading', { name: 'Check your email' }).waitFor();
 }
 
 export async function askForSignInLink(page: Page, baseUrl: string, email: string): Promise<void> {
   await page.goto(`${baseUrl}/settings/sign-in`);
-  await page.getByLabel('Email address').fill(email);
+  await page.getByLabel('Email address', { exact: true }).fill(email);
   await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
   await page.getByRole('heading', { name: 'Check your email' }).waitFor();
 }
@@ -90,8 +90,8 @@ export async function confirmSignIn(page: Page, baseUrl: string): Promise<void> 
 
 /** Creates a key on the keys page; returns its secret, read from the one page that shows it. */
 export async function createKey(page: Page, name: string, kind: 'Full access' | 'Preview only'): Promise<string> {
-  await page.getByLabel('Key name').fill(name);
-  await page.getByLabel('Kind').selectOption({ label: kind });
+  await page.getByLabel('Key name', { exact: true }).fill(name);
+  await page.getByLabel('Kind', { exact: true }).selectOption({ label: kind });
   await page.getByRole('button', { name: 'Create key' }).click();
   const secret = page.locator('#new-key-secret');
   await secret.waitFor();
