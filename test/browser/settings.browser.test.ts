@@ -74,6 +74,15 @@ async function tabTo(page: Page, target: Locator): Promise<void> {
   throw new Error(`${target} is not reached by Tab on ${page.url()}`);
 }
 
+const PHONE_WIDTH = 390;
+
+/** The page fits a phone's width: nothing to scroll sideways but a wide table inside its own box. */
+async function expectFitsPhone(page: Page): Promise<void> {
+  const [scrollWidth, clientWidth] = await page.locator('html').evaluate((root) => [root.scrollWidth, root.clientWidth]);
+  expect(clientWidth, page.url()).toBe(PHONE_WIDTH);
+  expect(scrollWidth, `${page.url()} is wider than the phone`).toBeLessThanOrEqual(clientWidth!);
+}
+
 function newEmail(target: SettingsTarget, what: string) {
   return `${what}.${target}.${crypto.randomUUID().slice(0, 8)}@example.com`;
 }
@@ -96,8 +105,13 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
     await server?.server.stop();
   });
 
-  async function newPage(options: { javaScriptEnabled: boolean }) {
-    const context = await browser.newContext({ ...options, viewport: { width: 1280, height: 900 } });
+  async function newPage(options: { javaScriptEnabled: boolean; phone?: boolean }) {
+    const context = await browser.newContext({
+      javaScriptEnabled: options.javaScriptEnabled,
+      ...(options.phone
+        ? { viewport: { width: PHONE_WIDTH, height: 844 }, isMobile: true, hasTouch: true }
+        : { viewport: { width: 1280, height: 900 } }),
+    });
     contexts.push(context);
     // A missing element fails the case in 15 s, not Playwright's 30 s per step.
     context.setDefaultTimeout(15_000);
@@ -198,24 +212,34 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
     expect(page.url()).toBe(`${server.baseUrl}/settings/sign-in`);
   });
 
-  it('works with JavaScript off and by keyboard: signs up, signs in and creates a key with the forms alone', async () => {
-    const { context, page } = await newPage({ javaScriptEnabled: false });
+  it('works on a phone with JavaScript off and by keyboard: signs up, signs in and creates a key with the forms alone', async () => {
+    const { context, page } = await newPage({ javaScriptEnabled: false, phone: true });
     const email = newEmail(target, 'grace');
     await page.goto(`${server.baseUrl}/settings/sign-up`);
+    await expectFitsPhone(page);
     await tabTo(page, page.getByLabel('Email address', { exact: true }));
     await page.keyboard.type(email);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+    await expectFitsPhone(page);
     const { link } = await openSignInLink(page, sink, email);
+    await expectFitsPhone(page);
     await tabTo(page, page.getByRole('button', { name: 'Sign in', exact: true }));
     await page.keyboard.press('Enter');
     await page.waitForURL(`${server.baseUrl}/settings`);
+    await expectFitsPhone(page);
     expect((await context.cookies()).map((cookie) => cookie.name)).toEqual(['svc_session']);
 
     await page.goto(`${server.baseUrl}/settings/keys`);
+    await expectFitsPhone(page);
     const secret = await createKey(page, 'Forms key', 'Preview only');
+    await expectFitsPhone(page);
     // Without the script there is no Copy button that would do nothing.
     expect(await page.getByRole('button', { name: 'Copy' }).count()).toBe(0);
+    for (const path of ['/settings/keys', '/settings/usage']) {
+      await page.goto(`${server.baseUrl}${path}`);
+      await expectFitsPhone(page);
+    }
     const account = await api(server, secret, '/api/v1/account');
     expect(account.status).toBe(200);
     expect(await account.json()).toMatchObject({ plan: 'free', key: { name: 'Forms key', scopes: KEY_KINDS.preview.scopes } });
@@ -224,5 +248,6 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
     const usedAgain = await page.goto(link);
     expect(usedAgain!.status()).toBe(400);
     await page.getByRole('heading', { name: 'This sign-in link has expired or was already used' }).waitFor();
+    await expectFitsPhone(page);
   });
 });
