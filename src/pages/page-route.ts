@@ -51,18 +51,24 @@ export function settingsPage<S extends 'required' | 'optional'>(spec: PageSpec<S
       errors: [],
     },
     async handle(context) {
+      // The session, once read, so that an error page still shows the navigation of a signed-in holder.
+      const seen: { session?: Session } = {};
       let response: Response;
       try {
-        response = await answer(spec, context);
+        response = await answer(spec, context, seen);
       } catch (error) {
-        response = errorPage(error);
+        response = errorPage(error, seen.session);
       }
       return withPageSecurityHeaders(response);
     },
   });
 }
 
-async function answer<S extends 'required' | 'optional'>(spec: PageSpec<S>, context: RequestContext): Promise<Response> {
+async function answer<S extends 'required' | 'optional'>(
+  spec: PageSpec<S>,
+  context: RequestContext,
+  seen: { session?: Session },
+): Promise<Response> {
   const { request, deps } = context;
   const isPost = request.method === 'POST';
   if (isPost && !isSameOriginForm(request, context.baseUrl)) {
@@ -70,7 +76,10 @@ async function answer<S extends 'required' | 'optional'>(spec: PageSpec<S>, cont
   }
   const cookie = sessionCookieValue(request);
   const session = cookie === undefined ? undefined : await readSession(deps.db, cookie, deps.clock.now());
-  if (session) context.trace.accountId = session.account.id;
+  if (session) {
+    context.trace.accountId = session.account.id;
+    seen.session = session;
+  }
   // A cookie of an ended or expired session is cleared, so the browser stops sending it.
   const clearStale: Record<string, string> = cookie !== undefined && !session ? { 'Set-Cookie': clearedSessionCookie() } : {};
   if (spec.session === 'required' && !session) return seeOther(PAGE_PATHS.signIn, clearStale);
@@ -88,10 +97,10 @@ async function answer<S extends 'required' | 'optional'>(spec: PageSpec<S>, cont
 }
 
 /** A page for what the handler refused, the rate limiter included (429 or 503 with Retry-After, as in the API). */
-function errorPage(error: unknown): Response {
+function errorPage(error: unknown, session: Session | undefined): Response {
   if (error instanceof ApiError && (error.code === 'rate_limited' || error.code === 'service_busy')) {
     const title = error.code === 'rate_limited' ? 'Too many requests' : 'The service is busy';
-    const response = pageResponse({ title, status: error.status, body: html`<h1>${title}</h1><p>${error.message}</p>` });
+    const response = pageResponse({ title, status: error.status, session, body: html`<h1>${title}</h1><p>${error.message}</p>` });
     const retryAfter = error.headers[HEADERS.retryAfter];
     if (retryAfter) response.headers.set(HEADERS.retryAfter, retryAfter);
     return response;
@@ -100,6 +109,7 @@ function errorPage(error: unknown): Response {
   const response = pageResponse({
     title: error.title,
     status: error.status,
+    session,
     body: html`<h1>${error.title}</h1><p>${error.message}</p><p><a href="${PAGE_PATHS.overview}">Back to Settings</a></p>`,
   });
   for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);

@@ -71,10 +71,9 @@ async function sendLink(deps: SignInDeps, accountId: string, request: LinkReques
   try {
     await deps.mailer.send({ to, subject: SIGN_IN_MAIL_SUBJECT, text });
   } catch (error) {
-    // The log line names the failure, never the address or the link.
-    console.error(
-      JSON.stringify({ level: 'error', request_id: request.requestId, error: `sign-in mail not sent: ${describeError(error)}` }),
-    );
+    // The log line names the failure, never the link, nor the address (SMTP replies often quote it).
+    const failure = describeError(error).replace(new RegExp(to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '<recipient>');
+    console.error(JSON.stringify({ level: 'error', request_id: request.requestId, error: `sign-in mail not sent: ${failure}` }));
     throw new MailNotSent();
   }
 }

@@ -265,7 +265,9 @@ describe('Settings: keys', () => {
     for (const action of ['revoke', 'regenerate']) {
       const answer = await intruder.browser.postSignedIn(`/settings/keys/${key!.id}/${action}`);
       expect(answer.status).toBe(404);
-      expect(await answer.text()).not.toContain('svc_live_');
+      const page = await answer.text();
+      expect(page).not.toContain('svc_live_');
+      expect(page).toContain('<nav aria-label="Settings">');
     }
     expect(await app.db.select().from(apiKeys)).toEqual([key]);
     expect((await app.call('/api/v1/account', { headers: { Authorization: `Bearer ${secret}` } })).status).toBe(200);

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { findAccountByEmail } from '../../src/accounts/store.ts';
 import { accounts, apiKeys, documents, sessions, signInLinks } from '../../src/db/schema.ts';
 import { purgeExpired } from '../../src/documents/retention.ts';
@@ -234,6 +234,28 @@ describe('Settings: accounts', () => {
       expect(await answer.text()).toContain('Sign-in by email is not configured on this server');
     }
     expect(await noMail.db.select().from(accounts)).toEqual([]);
+  });
+
+  it('answers a 503 page when the mail server refuses the message, and logs neither the address nor the link', async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((line: unknown) => {
+      lines.push(String(line));
+    });
+    const failing = await createTestApp({
+      mailer: {
+        send: async (message) => {
+          throw new Error(`550 <${message.to.toUpperCase()}>: mailbox unavailable`);
+        },
+      },
+    });
+    const answer = await new SettingsBrowser(failing).post('/settings/sign-up', { email: 'bounce@example.com' });
+    vi.restoreAllMocks();
+    expect(answer.status).toBe(503);
+    expect(await answer.text()).toContain('The email could not be sent');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('sign-in mail not sent: Error: 550 <<recipient>>: mailbox unavailable');
+    expect(lines[0]).not.toContain('bounce@example.com');
+    expect(lines[0]).not.toContain('token');
   });
 
   it('refuses an address that is none with the form again (400)', async () => {
