@@ -83,6 +83,18 @@ async function expectFitsPhone(page: Page): Promise<void> {
   expect(scrollWidth, `${page.url()} is wider than the phone`).toBeLessThanOrEqual(clientWidth!);
 }
 
+/**
+ * On a desktop screen the page's tables need no sideways scroll: each `.table-scroll` box is as wide as what it
+ * holds, so no column (such as the keys' Actions) is out of sight.
+ */
+async function expectTablesFit(page: Page, tables: number): Promise<void> {
+  const boxes = await page
+    .locator('main .table-scroll')
+    .evaluateAll((elements) => elements.map((box) => ({ scrollWidth: box.scrollWidth, clientWidth: box.clientWidth })));
+  expect(boxes, `tables on ${page.url()}`).toHaveLength(tables);
+  for (const box of boxes) expect(box.scrollWidth, `a table on ${page.url()} scrolls sideways`).toBeLessThanOrEqual(box.clientWidth);
+}
+
 function newEmail(target: SettingsTarget, what: string) {
   return `${what}.${target}.${crypto.randomUUID().slice(0, 8)}@example.com`;
 }
@@ -183,6 +195,8 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
     await expect.poll(() => history.innerText()).toContain(documentId);
     expect(await history.innerText()).toContain(reference);
     expect(await creditsLeftOn(page)).toBe(PLANS.free.monthlyAllowance - 1);
+    // The plan's limits and the history.
+    await expectTablesFit(page, 2);
     await page.getByLabel('Reference', { exact: true }).fill(reference);
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(/[?&]reference=/);
@@ -194,6 +208,7 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
 
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.waitForURL(`${server.baseUrl}/settings/keys`);
+    await expectTablesFit(page, 1);
     const row = page.getByRole('row').filter({ hasText: 'Browser key' });
     await row.getByRole('button', { name: 'Revoke' }).click();
     await page.waitForURL(`${server.baseUrl}/settings/keys`);
