@@ -178,7 +178,8 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
     expect(stored.keys[0]).toMatchObject({ name: 'Browser key', kind: 'full', hash: sha256Hex(secret), revoked_at: null });
     expect(JSON.stringify(stored)).not.toContain(secret);
 
-    const reference = `browser-${target}`;
+    // Long, as customers' references can be: the history must still fit the screen.
+    const reference = `browser-${target}-a-rather-long-customer-reference-2026-11-24-0001`;
     const created = await api(server, secret, '/api/v1/documents', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -208,11 +209,12 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
 
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.waitForURL(`${server.baseUrl}/settings/keys`);
-    await expectTablesFit(page, 1);
     const row = page.getByRole('row').filter({ hasText: 'Browser key' });
     await row.getByRole('button', { name: 'Revoke' }).click();
     await page.waitForURL(`${server.baseUrl}/settings/keys`);
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'Browser key' }).innerText()).toMatch(/Revoked/);
+    // Its widest state: a last use, and a status with the time of revocation.
+    await expectTablesFit(page, 1);
     expect((await storedAccount(server, email)).keys[0]!.revoked_at).not.toBeNull();
     expect((await api(server, secret, '/api/v1/account')).status).toBe(401);
 
