@@ -8,6 +8,7 @@ import { errorResponse, withAnswerHeaders } from './http/respond.ts';
 import type { RouteSpec } from './http/route.ts';
 import { buildRouter } from './http/router.ts';
 import { RateLimitReport } from './limits/report.ts';
+import { settingsNotFoundPage } from './pages/page-route.ts';
 import { isSettingsPath, withPageSecurityHeaders } from './pages/security.ts';
 import { RenderEngine } from './render/engine.ts';
 import { ROUTES } from './routes/index.ts';
@@ -51,7 +52,9 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
       const switchedOff =
         (!deps.config.apiEnabled && url.pathname.startsWith('/api/v1/')) ||
         (deps.config.operatorSecretDigest === undefined && url.pathname.startsWith(OPERATOR_PATH_PREFIX));
-      response = (!switchedOff && (await dispatch(request, context))) || errorResponse(new ApiError('not_found'), context);
+      const routed = !switchedOff && (await dispatch(request, context));
+      response =
+        routed || (isSettingsPath(url.pathname) ? await settingsNotFoundPage(context) : errorResponse(new ApiError('not_found'), context));
     } catch (error) {
       response = errorResponse(error instanceof ApiError ? error : unexpected(context.requestId, error), context);
     }

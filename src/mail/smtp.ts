@@ -26,14 +26,18 @@ function secretsOf(settings: SmtpSettings): string[] {
   return [password, base64(password), base64(`\0${user}\0${password}`), encodeURIComponent(password)];
 }
 
+/** Anything shaped like an address: servers quote the recipient back (`550 5.1.1 <ada@example.com>: …`). */
+const QUOTED_ADDRESS = /[^\s<>"',;:()[\]]+@[^\s<>"',;:()[\]]+/g;
+
 /**
  * The error a send failure becomes: the server and the first line of the reason, with the password (and its
- * encodings) cut out whatever the client library wrote, so that it never reaches a log or a page.
+ * encodings) cut out whatever the client library wrote, so that it never reaches a log or a page, and every
+ * address too, so that the log never names who asked for a sign-in link.
  */
 export function sendFailure(settings: SmtpSettings, error: unknown): Error {
   let reason = error instanceof Error ? error.message : String(error);
   for (const secret of secretsOf(settings)) if (secret) reason = reason.split(secret).join('<redacted>');
-  const firstLine = reason.split(/\r?\n/, 1)[0]!.trim() || 'no reason given';
+  const firstLine = reason.split(/\r?\n/, 1)[0]!.replace(QUOTED_ADDRESS, 'address').trim() || 'no reason given';
   return new Error(
     `Could not send mail through the SMTP server ${settings.host}:${settings.port} (SMTP_TLS=${settings.tls}): ${firstLine}`,
   );

@@ -14,8 +14,18 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace;background:#f3f3f3;paddin
 .secret code{display:block;padding:.75rem;font-size:1.05rem;border:1px solid #ccc}
 .table-scroll{max-width:100%;overflow-x:auto;margin:.5rem 0}
 table{border-collapse:collapse;min-width:100%}.table-title{font-weight:600;margin:1.25rem 0 .25rem}
-td,th{border:1px solid #ddd;padding:.35rem .6rem;text-align:left;vertical-align:top;white-space:nowrap}th[scope=row]{white-space:normal;min-width:8rem}thead th{background:#f6f6f6}
+td,th{border:1px solid #ddd;padding:.35rem .6rem;text-align:left;vertical-align:top}th[scope=row]{min-width:8rem}thead th{background:#f6f6f6}
+td time,td code{white-space:nowrap}td.reference{overflow-wrap:anywhere;min-width:8rem}td.actions form{margin:.1rem 0}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dl.facts dt{font-weight:600}dl.facts dd{margin:0;min-width:0;overflow-wrap:anywhere}
+nav a[aria-current=page]{color:inherit;font-weight:700;text-decoration:none;border-bottom:3px solid #0b57d0}
+@media (max-width:40rem){
+table.stacks,.stacks tbody,.stacks tr,.stacks td,.stacks th{display:block}
+.stacks thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
+.stacks tr{border:1px solid #ddd;border-radius:4px;margin:0 0 .75rem;padding:.4rem .6rem}
+.stacks td,.stacks tbody th{position:relative;border:0;min-width:0;padding:.15rem 0 .15rem 8.5rem}
+.stacks [data-label]::before{content:attr(data-label);content:attr(data-label) / "";position:absolute;left:0;width:8rem;font-weight:600}
+.stacks td:empty{display:none}.stacks td code{white-space:normal}
+}
 form.stacked{display:grid;gap:.4rem;max-width:24rem}
 form.inline,form.inline-form{display:inline-flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:0}
 input,select,button{font:inherit;padding:.4rem .6rem;border:1px solid #888;border-radius:4px}

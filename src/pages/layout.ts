@@ -28,12 +28,20 @@ export function buttonForm(action: string, label: string, session: Session | und
   }>${label}</button></form>`;
 }
 
-function navigation(session: Session): Html {
+/** The navigation's links; each label is also the title of the page it leads to. */
+const NAVIGATION = [
+  { label: 'Overview', path: PAGE_PATHS.overview },
+  { label: 'API keys', path: PAGE_PATHS.keys },
+  { label: 'Usage', path: PAGE_PATHS.usage },
+] as const;
+
+/** The navigation of a signed-in page; the link to the page shown (by its title) is marked as the current one. */
+function navigation(session: Session, title: string): Html {
+  const links = NAVIGATION.map(
+    (link) => html`<li><a href="${link.path}"${link.label === title ? html` aria-current="page"` : ''}>${link.label}</a></li>\n`,
+  );
   return html`<nav aria-label="Settings"><ul>
-<li><a href="${PAGE_PATHS.overview}">Overview</a></li>
-<li><a href="${PAGE_PATHS.keys}">API keys</a></li>
-<li><a href="${PAGE_PATHS.usage}">Usage</a></li>
-<li>${buttonForm(PAGE_PATHS.signOut, 'Sign out', session, 'link')}</li>
+${links}<li>${buttonForm(PAGE_PATHS.signOut, 'Sign out', session, 'link')}</li>
 </ul></nav>`;
 }
 
@@ -51,7 +59,7 @@ export function pageResponse(input: { title: string; body: Html; session?: Sessi
 <body>
 <header class="site">
 <p class="brand"><a href="${PAGE_PATHS.overview}">Settings</a></p>
-${input.session ? navigation(input.session) : ''}
+${input.session ? navigation(input.session, input.title) : ''}
 </header>
 <main>
 ${input.body}

@@ -75,7 +75,7 @@ async function answer<S extends 'required' | 'optional'>(
     throw new PageError(403, 'Refused', 'This form was not sent from a page of this service, so nothing was done.');
   }
   const cookie = sessionCookieValue(request);
-  const session = cookie === undefined ? undefined : await readSession(deps.db, cookie, deps.clock.now());
+  const session = await liveSession(deps, cookie);
   if (session) {
     context.trace.accountId = session.account.id;
     seen.session = session;
@@ -94,6 +94,21 @@ async function answer<S extends 'required' | 'optional'>(
   const response = await spec.handle({ context, session, form } as SignedInPageRequest);
   for (const [name, value] of Object.entries(clearStale)) if (!response.headers.has(name)) response.headers.set(name, value);
   return response;
+}
+
+/** The session the cookie names, while it lasts. */
+async function liveSession(deps: RequestContext['deps'], cookie: string | undefined): Promise<Session | undefined> {
+  return cookie === undefined ? undefined : await readSession(deps.db, cookie, deps.clock.now());
+}
+
+/**
+ * The answer to a path under Settings that no route serves, whatever its method: a Settings page with the pages'
+ * headers (and the navigation when signed in), where the router alone would answer the API's JSON 404.
+ */
+export async function settingsNotFoundPage(context: Omit<RequestContext, 'params'>): Promise<Response> {
+  const session = await liveSession(context.deps, sessionCookieValue(context.request));
+  const notFound = new PageError(404, 'Page not found', 'There is no Settings page at this address.');
+  return withPageSecurityHeaders(errorPage(notFound, session));
 }
 
 /** A page for what the handler refused, the rate limiter included (429 or 503 with Retry-After, as in the API). */

@@ -94,26 +94,60 @@ function limitsTable(account: AccountView): Html {
 </table></div>`;
 }
 
-function creditsList(account: AccountView): Html {
-  return html`<dl class="facts">
-<dt>Plan</dt><dd>${account.plan}</dd>
+/** A plan as the pages name it: plans have no display name of their own, so their key, capitalised (`free` → `Free`). */
+function planLabel(plan: string): string {
+  return plan.charAt(0).toUpperCase() + plan.slice(1);
+}
+
+/** The plan and credits facts, as items of a `dl.facts`. */
+function creditFacts(account: AccountView): Html {
+  return html`<dt>Plan</dt><dd>${planLabel(account.plan)}</dd>
 <dt>Credits left</dt><dd>${account.credits.remaining} of ${account.credits.monthly_allowance} this period</dd>
-<dt>Period ends</dt><dd>${isoTime(account.credits.period_end)}</dd>
-</dl>`;
+<dt>Period ends</dt><dd>${isoTime(account.credits.period_end)}</dd>`;
 }
 
 export function overviewView(session: Session, account: AccountView): Html {
+  // One list, so that the labels of the account and of its credits share one column.
   return html`<h1>Overview</h1>
 <dl class="facts">
 <dt>Email address</dt><dd>${session.account.email}</dd>
 <dt>Email confirmed</dt><dd>${session.account.emailConfirmed ? 'Yes' : 'No'}</dd>
+${creditFacts(account)}
 </dl>
-${creditsList(account)}
 ${limitsTable(account)}
 <p>Manage your keys under API keys; see the documents you made under Usage.</p>
 <h2>Sessions</h2>
 <p>Signing out everywhere ends every session of this account, on every device, this one included.</p>
 ${buttonForm(PAGE_PATHS.signOutEverywhere, 'Sign out everywhere', session)}`;
+}
+
+/** One cell of a stacking table: what it shows, a class, and whether it names its row (the key's name). */
+interface Cell {
+  readonly content: Html | string | number;
+  readonly className?: string;
+  readonly namesRow?: boolean;
+}
+
+/**
+ * A table that becomes one block per row on a phone (`table.stacks` in the stylesheet): the header row is then
+ * hidden from sight only, and each cell shows its column's name from its `data-label`. The explicit roles keep
+ * it a table for screen readers, which some browsers stop exposing once CSS makes table parts blocks.
+ */
+function stackingTable(titleId: string, columns: readonly string[], rows: readonly (readonly Cell[])[]): Html {
+  const headers = columns.map((column) => html`<th scope="col" role="columnheader">${column}</th>`);
+  const body = rows.map(
+    (cells) =>
+      html`<tr role="row">${cells.map((cell, index) => {
+        const attributes = html` data-label="${columns[index]}"${cell.className ? html` class="${cell.className}"` : ''}`;
+        return cell.namesRow
+          ? html`<th scope="row" role="rowheader"${attributes}>${cell.content}</th>`
+          : html`<td role="cell"${attributes}>${cell.content}</td>`;
+      })}</tr>\n`,
+  );
+  return html`<table class="stacks" role="table" aria-labelledby="${titleId}">
+<thead role="rowgroup"><tr role="row">${headers}</tr></thead>
+<tbody role="rowgroup">${body}</tbody>
+</table>`;
 }
 
 function keyStatus(key: KeyRow): Html {
@@ -124,7 +158,7 @@ function kindLabel(kind: string): string {
   return Object.hasOwn(KEY_KINDS, kind) ? KEY_KINDS[kind as keyof typeof KEY_KINDS].label : kind;
 }
 
-function keyRow(key: KeyRow, session: Session): Html {
+function keyCells(key: KeyRow, session: Session): Cell[] {
   const actions =
     key.revokedAt === null
       ? html`${buttonForm(`${PAGE_PATHS.keys}/${encodeURIComponent(key.id)}/revoke`, 'Revoke', session)} ${buttonForm(
@@ -133,21 +167,26 @@ function keyRow(key: KeyRow, session: Session): Html {
           session,
         )}`
       : html``;
-  return html`<tr>
-<th scope="row">${key.name}</th><td>${kindLabel(key.kind)}</td><td><code>${key.prefix}…</code></td>
-<td>${time(key.createdAt)}</td><td>${key.lastUsedAt === null ? 'Never' : time(key.lastUsedAt)}</td>
-<td>${keyStatus(key)}</td><td class="actions">${actions}</td>
-</tr>`;
+  return [
+    { content: key.name, namesRow: true },
+    { content: kindLabel(key.kind) },
+    { content: html`<code>${key.prefix}…</code>` },
+    { content: time(key.createdAt) },
+    { content: key.lastUsedAt === null ? 'Never' : time(key.lastUsedAt) },
+    { content: keyStatus(key) },
+    { content: actions, className: 'actions' },
+  ];
 }
 
 export function keysView(input: { session: Session; keys: KeyRow[]; blockedBecause?: string; error?: string; name?: string }): Html {
   const { session, keys } = input;
   const table = keys.length
     ? html`<p class="table-title" id="keys-title">Keys of this account, revoked ones included</p>
-<div class="table-scroll"><table aria-labelledby="keys-title">
-<thead><tr><th scope="col">Name</th><th scope="col">Kind</th><th scope="col">Prefix</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead>
-<tbody>${keys.map((key) => keyRow(key, session))}</tbody>
-</table></div>`
+<div class="table-scroll">${stackingTable(
+        'keys-title',
+        ['Name', 'Kind', 'Prefix', 'Created', 'Last used', 'Status', 'Actions'],
+        keys.map((key) => keyCells(key, session)),
+      )}</div>`
     : html`<p>No keys yet.</p>`;
   const kinds = Object.entries(KEY_KINDS).map(([value, kind]) => html`<option value="${value}">${kind.label}</option>`);
   const create = input.blockedBecause
@@ -181,8 +220,15 @@ export function newKeyView(input: { name: string; secret: string; regenerated: b
 <p><a href="${PAGE_PATHS.keys}">Back to API keys</a></p>`;
 }
 
-function documentRow(row: DocumentRow): Html {
-  return html`<tr><td>${time(row.createdAt)}</td><td>${row.reference ?? ''}</td><td>${row.template}</td><td>${row.mode}</td><td>${row.creditsConsumed}</td><td><code>${row.id}</code></td></tr>`;
+function documentCells(row: DocumentRow): Cell[] {
+  return [
+    { content: time(row.createdAt) },
+    { content: row.reference ?? '', className: 'reference' },
+    { content: row.template },
+    { content: row.mode },
+    { content: row.creditsConsumed },
+    { content: html`<code>${row.id}</code>` },
+  ];
 }
 
 export function usageView(input: {
@@ -202,13 +248,16 @@ export function usageView(input: {
     ? html`<p class="table-title" id="documents-title">Documents of the last ${input.retentionDays} days, newest first${
         input.reference ? html`, reference ${input.reference}` : ''
       }</p>
-<div class="table-scroll"><table aria-labelledby="documents-title">
-<thead><tr><th scope="col">Created</th><th scope="col">Reference</th><th scope="col">Template</th><th scope="col">Mode</th><th scope="col">Credits</th><th scope="col">Document id</th></tr></thead>
-<tbody>${input.rows.map(documentRow)}</tbody>
-</table></div>`
+<div class="table-scroll">${stackingTable(
+        'documents-title',
+        ['Created', 'Reference', 'Template', 'Mode', 'Credits', 'Document id'],
+        input.rows.map(documentCells),
+      )}</div>`
     : html`<p>No documents${input.reference ? ' with this reference' : ''} in the last ${input.retentionDays} days.</p>`;
   return html`<h1>Usage</h1>
-${creditsList(input.account)}
+<dl class="facts">
+${creditFacts(input.account)}
+</dl>
 ${limitsTable(input.account)}
 <h2>Document history</h2>
 <form method="get" action="${PAGE_PATHS.usage}" class="inline-form">

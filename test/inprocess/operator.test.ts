@@ -227,7 +227,10 @@ describe('operator API: the commands', () => {
     expect((await listKeys(app.db, account.id)).every((row) => row.revokedAt !== null)).toBe(true);
     expect((await app.call('/api/v1/account', { headers: { Authorization: `Bearer ${regenerated.key}` } })).status).toBe(401);
 
-    expect(await call('purge')).toEqual({ object: 'purge', deleted: { documents: 0, idempotency_keys: 0, rate_limit_windows: 0, sessions: 0, sign_in_links: 0 } });
+    expect(await call('purge')).toEqual({
+      object: 'purge',
+      deleted: { documents: 0, idempotency_keys: 0, rate_limit_windows: 0, sessions: 0, sign_in_links: 0 },
+    });
     expect([...ran].sort()).toEqual(Object.keys(COMMANDS).sort());
   });
 

@@ -68,7 +68,7 @@ describe('Settings: the whole path of a new customer', () => {
 
     const overview = await (await browser.get('/settings')).text();
     expect(overview).toContain(email);
-    expect(overview).toContain('<dt>Plan</dt><dd>free</dd>');
+    expect(overview).toContain('<dt>Plan</dt><dd>Free</dd>');
     expect(overview).toContain('50 of 50 this period');
     for (const name of ['Overview', 'API keys', 'Usage']) expect(overview).toContain(`>${name}</a>`);
 
@@ -87,7 +87,9 @@ describe('Settings: the whole path of a new customer', () => {
     expect(usage).toContain('49 of 50 this period');
 
     const keysPage = await (await browser.get('/settings/keys')).text();
-    expect(keysPage).toContain('<th scope="row">CI server</th><td>Full access</td>');
+    expect(keysPage).toContain(
+      '<th scope="row" role="rowheader" data-label="Name">CI server</th><td role="cell" data-label="Kind">Full access</td>',
+    );
     const [key] = await app.db.select().from(apiKeys).where(eq(apiKeys.accountId, account!.id));
     const revoked = await browser.post(`/settings/keys/${key!.id}/revoke`, { csrf: csrfIn(keysPage) });
     expect(revoked.status).toBe(303);
@@ -225,7 +227,7 @@ describe('Settings: accounts', () => {
     await createAccount(closed.db, { email: 'invited@example.com', plan: 'starter', emailConfirmed: false, now: closed.clock.now() });
     expect((await browser.post('/settings/sign-in', { email: 'invited@example.com' })).status).toBe(200);
     expect((await browser.useLink(inbox, 'invited@example.com')).status).toBe(303);
-    expect(await (await browser.get('/settings')).text()).toContain('<dt>Plan</dt><dd>starter</dd>');
+    expect(await (await browser.get('/settings')).text()).toContain('<dt>Plan</dt><dd>Starter</dd>');
   });
 
   it('answers sign-in and sign-up with a clear 503 page when no mail transport is configured', async () => {
@@ -459,7 +461,7 @@ describe('Settings: usage', () => {
     expect(second).not.toContain('Older documents');
 
     const filtered = await (await browser.get('/settings/usage?reference=ODD')).text();
-    expect(filtered.match(/<td>ODD<\/td>/g)).toHaveLength(11);
+    expect(filtered.match(/<td role="cell" data-label="Reference" class="reference">ODD<\/td>/g)).toHaveLength(11);
     expect(filtered).toContain('value="ODD"');
     expect((await app.db.select().from(documents)).length).toBe(22);
   });

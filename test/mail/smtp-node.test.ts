@@ -100,6 +100,17 @@ describe('SMTP through nodemailer, to a real SMTP server', () => {
     expect(sink.messages()).toEqual([]);
   });
 
+  it('a refused recipient: the error names the server and the reason, never the address the server quoted back', async () => {
+    const { sink, mailer } = await sinkAnd({ refuseRecipients: true }, {});
+    const message = await failureOf(mailer.send(MESSAGE));
+    expect(message).toMatch(
+      /^Could not send mail through the SMTP server 127\.0\.0\.1:\d+ \(SMTP_TLS=none\): .*550.*Recipient address rejected/,
+    );
+    expect(message.toLowerCase()).not.toContain('ada@example.com');
+    expect(message).toContain('<address>');
+    expect(sink.messages()).toEqual([]);
+  });
+
   it('a closed port: a clear error naming the server, without the password', async () => {
     const port = await freePort();
     const mailer = createNodeSmtpMailer({

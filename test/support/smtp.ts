@@ -12,6 +12,7 @@
  * gets the first, then the second. `messages()` lists everything received, handed out or not.
  * With `auth`, the server advertises AUTH PLAIN/LOGIN and refuses a MAIL FROM before a correct user and password;
  * `logins()` lists the users of every AUTH attempt, right or wrong (a test that the password was never sent).
+ * With `refuseRecipients`, every RCPT TO is refused with 550, naming the address as real servers do.
  * With `tls`, the server uses a self-signed certificate for `localhost` and 127.0.0.1, made at start with the
  * openssl command; `certificate` is its PEM, for a client that must trust it.
  */
@@ -43,6 +44,8 @@ export interface ReceivedMail {
 export interface SmtpSinkOptions {
   auth?: { user: string; password: string };
   tls?: 'starttls' | 'implicit';
+  /** Refuse every recipient as a mail server does an unknown mailbox: `550 5.1.1 <address>: Recipient address rejected`. */
+  refuseRecipients?: boolean;
 }
 
 export interface SmtpSink {
@@ -103,6 +106,10 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       const { user, password } = options.auth ?? {};
       if (auth.username === user && auth.password === password) callback(null, { user });
       else callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
+    },
+    onRcptTo(address, _session, callback) {
+      if (!options.refuseRecipients) return callback();
+      callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected`), { responseCode: 550 }));
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];

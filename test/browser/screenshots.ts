@@ -1,0 +1,133 @@
+/**
+ * Screenshots of every Settings page, at desktop width (1280 px) and phone width (390 px), into dist/screenshots/:
+ * `npm run screenshots`. Walks the customer path of the browser test against the Bun server (a new database
+ * file, mail through a test SMTP sink) and prints each file, with a warning for a page wider than the screen.
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import {
+  askForSignInLink,
+  confirmSignIn,
+  createKey,
+  launchChromium,
+  openSignInLink,
+  type SettingsServer,
+  signUp,
+  startSettingsServer,
+} from '../support/browser.ts';
+import { ROOT } from '../support/processes.ts';
+import { finalBody, fixture } from '../support/requests.ts';
+import { type SmtpSink, startSmtpSink } from '../support/smtp.ts';
+
+const OUT = join(ROOT, 'dist/screenshots');
+const VIEWPORTS = [
+  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 390, height: 844 },
+] as const;
+
+/**
+ * A full-page PNG. Also reports what a screenshot shows only in part: a page wider than the screen, and a box
+ * that scrolls sideways (a wide table whose last columns are out of sight until the reader scrolls it).
+ */
+async function shoot(page: Page, file: string): Promise<void> {
+  const path = join(OUT, `${file}.png`);
+  await page.screenshot({ path, fullPage: true });
+  const findings = await page.evaluate(() => {
+    const root = document.documentElement;
+    const found = root.scrollWidth > root.clientWidth ? [`page ${root.scrollWidth} px wide on a ${root.clientWidth} px screen`] : [];
+    for (const element of document.querySelectorAll('main *')) {
+      const overflowX = getComputedStyle(element).overflowX;
+      if ((overflowX === 'auto' || overflowX === 'scroll') && element.scrollWidth > element.clientWidth + 1) {
+        const table = element.querySelector('table');
+        const titleId = table?.getAttribute('aria-labelledby');
+        const title = table?.querySelector('caption') ?? (titleId ? document.getElementById(titleId) : null);
+        const what = title?.textContent ?? element.tagName.toLowerCase();
+        found.push(`"${what}" scrolls sideways: ${element.scrollWidth} px in ${element.clientWidth} px`);
+      }
+    }
+    return found;
+  });
+  console.log([path, ...findings.map((finding) => `  ${finding}`)].join('\n'));
+}
+
+async function walk(browser: Browser, server: SettingsServer, sink: SmtpSink, viewport: (typeof VIEWPORTS)[number]) {
+  const context = await browser.newContext({
+    viewport: { width: viewport.width, height: viewport.height },
+    ...(viewport.name === 'phone' ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+  });
+  const page = await context.newPage();
+  const at = (step: string) => shoot(page, `${viewport.name}-${step}`);
+  const email = `ada.lovelace.${viewport.name}@example.com`;
+
+  await page.goto(`${server.baseUrl}/settings/sign-up`);
+  await at('01-sign-up');
+  await signUp(page, server.baseUrl, email);
+  await at('02-check-email');
+  await openSignInLink(page, sink, email);
+  await at('03-sign-in-link');
+  await confirmSignIn(page, server.baseUrl);
+  await at('04-overview');
+
+  await page.goto(`${server.baseUrl}/settings/keys`);
+  await at('05-keys-empty');
+  const secret = await createKey(page, 'Production server', 'Full access');
+  await at('06-new-key-secret');
+  await page.goto(`${server.baseUrl}/settings/keys`);
+  await createKey(page, 'Preview tool', 'Preview only');
+  await page.goto(`${server.baseUrl}/settings/keys`);
+  await page.getByRole('row').filter({ hasText: 'Preview tool' }).getByRole('button', { name: 'Revoke' }).click();
+  await page.waitForURL(`${server.baseUrl}/settings/keys`);
+  await at('07-keys-active-and-revoked');
+
+  for (const reference of ['order-1001', 'order-1002', 'a-rather-long-customer-reference-2026-11-24-0001']) {
+    const response = await fetch(`${server.baseUrl}/api/v1/documents`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(finalBody('invoice', fixture('reference-invoice.json').fields, { reference })),
+    });
+    if (response.status !== 201) throw new Error(`POST /api/v1/documents answered ${response.status}: ${await response.text()}`);
+  }
+  await page.goto(`${server.baseUrl}/settings/keys`);
+  await page.getByRole('row').filter({ hasText: 'Production server' }).getByRole('button', { name: 'Regenerate' }).click();
+  await page.locator('#new-key-secret').waitFor();
+  await at('08-regenerated-key');
+  for (const name of ['Staging server', 'Laptop']) {
+    await page.goto(`${server.baseUrl}/settings/keys`);
+    await createKey(page, name, 'Full access');
+  }
+  await page.goto(`${server.baseUrl}/settings/keys`);
+  await at('09-keys-limit-reached');
+
+  await page.goto(`${server.baseUrl}/settings/usage`);
+  await at('10-usage');
+  await page.getByLabel('Reference', { exact: true }).fill('order-1002');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.waitForURL(/reference=/);
+  await at('11-usage-filtered');
+
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await page.waitForURL(`${server.baseUrl}/settings/sign-in`);
+  await at('12-sign-in');
+  await askForSignInLink(page, server.baseUrl, email);
+  await sink.waitForMessage({ to: email });
+
+  await page.goto(`${server.baseUrl}/settings/sign-in/link?token=expired-or-unknown`);
+  await at('13-expired-link');
+  await page.goto(`${server.baseUrl}/settings/no-such-page`);
+  await at('14-not-found');
+  await context.close();
+}
+
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(OUT, { recursive: true });
+const sink = await startSmtpSink();
+const browser = await launchChromium();
+const server = await startSettingsServer('bun', sink);
+try {
+  for (const viewport of VIEWPORTS) await walk(browser, server, sink, viewport);
+} finally {
+  await browser.close();
+  await server.server.stop();
+  await sink.close();
+}
