@@ -108,7 +108,7 @@ async function liveSession(deps: RequestContext['deps'], cookie: string | undefi
 export async function settingsNotFoundPage(context: Omit<RequestContext, 'params'>): Promise<Response> {
   const session = await liveSession(context.deps, sessionCookieValue(context.request));
   const notFound = new PageError(404, 'Page not found', 'There is no Settings page at this address.');
-  return withPageSecurityHeaders(errorPage(notFound, session));
+  return withPageSecurityHeaders(errorPage(notFound, session), context.baseUrl);
 }
 
 /** A page for what the handler refused, the rate limiter included (429 or 503 with Retry-After, as in the API). */

@@ -157,7 +157,7 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
 
     const cookies = await context.cookies();
     expect(cookies).toHaveLength(1);
-    expect(cookies[0]).toMatchObject({ name: 'svc_session', httpOnly: true, secure: true, sameSite: 'Lax', path: '/settings' });
+    expect(cookies[0]).toMatchObject({ name: '__Secure-svc_session', httpOnly: true, secure: true, sameSite: 'Lax', path: '/settings' });
     expect(cookies[0]!.value).not.toBe('');
 
     await page.getByRole('link', { name: 'API keys' }).click();
@@ -245,7 +245,7 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
     await page.keyboard.press('Enter');
     await page.waitForURL(`${server.baseUrl}/settings`);
     await expectFitsPhone(page);
-    expect((await context.cookies()).map((cookie) => cookie.name)).toEqual(['svc_session']);
+    expect((await context.cookies()).map((cookie) => cookie.name)).toEqual(['__Secure-svc_session']);
 
     await page.goto(`${server.baseUrl}/settings/keys`);
     await expectFitsPhone(page);
