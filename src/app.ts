@@ -19,7 +19,7 @@ export interface Connection {
   clientAddress?: string | undefined;
   /**
    * Keeps work running after the answer is sent: the Worker's ctx.waitUntil (an isolate may stop once the answer
-   * is out). Absent on Bun and Node, where the process lives on and the app lets the task run by itself.
+   * is out), or the Bun and Node servers' own, which a graceful stop waits for. Absent, the task runs by itself.
    */
   waitUntil?: ((task: Promise<unknown>) => void) | undefined;
 }

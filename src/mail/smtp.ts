@@ -3,8 +3,9 @@ import type { SmtpSettings } from './config.ts';
 import type { MailMessage } from './mailer.ts';
 
 /**
- * How long one step may wait (the connection, the greeting, each answer): a sign-in page waits for the send,
- * and an SMTP server that does not answer must become an error the page can show, not a request that hangs.
+ * How long one step may wait (the connection, the greeting, each answer): the send runs after the sign-in page's
+ * answer, and an SMTP server that does not answer must become a logged error, not a task a graceful stop (or a
+ * Worker's waitUntil) waits on for ever.
  */
 export const SMTP_TIMEOUT_MS = 15_000;
 

@@ -13,6 +13,8 @@ import { loadFonts } from '../render/fonts.ts';
 
 interface ServerSetup {
   fetch: FetchHandler;
+  /** Resolves once every task handed on after its answer (a sign-in mail) has ended: a graceful stop waits for it. */
+  tasksSettled(): Promise<unknown>;
   port: number;
   hostname: string;
   /** Several processes may listen on one port (Linux SO_REUSEPORT shares the connections among them). */
@@ -135,9 +137,16 @@ export async function startServer(env: Record<string, string | undefined>, args:
     stopWith(`cannot open the database of DATABASE_URL: ${redacted(error, [env.DATABASE_URL, env.DATABASE_AUTH_TOKEN])}`);
   }
   const fonts = loadFonts(readFontFiles());
-  const mailer = mailerFor(mail);
+  const app = createApp({ db, clock: systemClock, config, fonts, mailer: mailerFor(mail) });
+  // The process's own waitUntil: as on Workers, work left after an answer is kept track of, so a stop lets it end.
+  const pending = new Set<Promise<unknown>>();
+  const waitUntil = (task: Promise<unknown>) => {
+    pending.add(task);
+    void task.finally(() => pending.delete(task));
+  };
   return {
-    fetch: createApp({ db, clock: systemClock, config, fonts, mailer }),
+    fetch: (request, connection = {}) => app(request, { ...connection, waitUntil }),
+    tasksSettled: () => Promise.allSettled([...pending]),
     port,
     hostname,
     reusePort,

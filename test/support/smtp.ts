@@ -12,6 +12,7 @@
  * gets the first, then the second. `messages()` lists everything received, handed out or not.
  * With `auth`, the server advertises AUTH PLAIN/LOGIN and refuses a MAIL FROM before a correct user and password;
  * `logins()` lists the users of every AUTH attempt, right or wrong (a test that the password was never sent).
+ * With `greetingDelayMs`, each connection waits that long for the server's greeting (a slow mail server).
  * With `refuseRecipients`, every RCPT TO is refused with 550, naming the address as real servers do.
  * With `tls`, the server uses a self-signed certificate for `localhost` and 127.0.0.1, made at start with the
  * openssl command; `certificate` is its PEM, for a client that must trust it.
@@ -46,6 +47,8 @@ export interface SmtpSinkOptions {
   tls?: 'starttls' | 'implicit';
   /** Refuse every recipient as a mail server does an unknown mailbox: `550 5.1.1 <address>: Recipient address rejected`. */
   refuseRecipients?: boolean;
+  /** Wait this long before greeting each connection: a slow mail server, for tests of what waits for a send. */
+  greetingDelayMs?: number;
 }
 
 export interface SmtpSink {
@@ -106,6 +109,9 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       const { user, password } = options.auth ?? {};
       if (auth.username === user && auth.password === password) callback(null, { user });
       else callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
+    },
+    onConnect(_session, callback) {
+      setTimeout(callback, options.greetingDelayMs ?? 0);
     },
     onRcptTo(address, _session, callback) {
       if (!options.refuseRecipients) return callback();
