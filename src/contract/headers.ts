@@ -1,6 +1,6 @@
 import { TOTALS_MEMBERS, type TotalsMember } from './totals.ts';
 
-/** Header names of the contract (sections 4.2, 7, 8, 9). The service prefix is `Svc-`. */
+/** Header names of the contract (sections 4.2, 7, 8, 9), then of the Settings pages. The service prefix is `Svc-`. */
 export const HEADERS = {
   version: 'Svc-Version',
   requestId: 'Svc-Request-Id',
@@ -28,6 +28,15 @@ export const HEADERS = {
   contentType: 'Content-Type',
   contentLength: 'Content-Length',
   cacheControl: 'Cache-Control',
+  cookie: 'Cookie',
+  setCookie: 'Set-Cookie',
+  origin: 'Origin',
+  fetchSite: 'Sec-Fetch-Site',
+  contentSecurityPolicy: 'Content-Security-Policy',
+  referrerPolicy: 'Referrer-Policy',
+  contentTypeOptions: 'X-Content-Type-Options',
+  frameOptions: 'X-Frame-Options',
+  strictTransportSecurity: 'Strict-Transport-Security',
 } as const;
 
 /** `amount_paid` → `Amount-Paid`. */

@@ -1,3 +1,4 @@
+import { HEADERS } from '../contract/headers.ts';
 import { readLimited } from '../http/body.ts';
 import { PageError } from './errors.ts';
 
@@ -10,7 +11,7 @@ function badForm(message: string): PageError {
 
 /** The fields of a POSTed form: application/x-www-form-urlencoded, UTF-8, at most FORM_MAX_BYTES. */
 export async function readForm(request: Request): Promise<URLSearchParams> {
-  const [mediaType] = (request.headers.get('Content-Type') ?? '').split(';');
+  const [mediaType] = (request.headers.get(HEADERS.contentType) ?? '').split(';');
   if (mediaType!.trim().toLowerCase() !== 'application/x-www-form-urlencoded') {
     throw badForm('Send the form from the Settings page (application/x-www-form-urlencoded).');
   }

@@ -81,7 +81,7 @@ async function answer<S extends 'required' | 'optional'>(
     seen.session = session;
   }
   // A cookie of an ended or expired session is cleared, so the browser stops sending it.
-  const clearStale: Record<string, string> = cookie !== undefined && !session ? { 'Set-Cookie': clearedSessionCookie() } : {};
+  const clearStale: Record<string, string> = cookie !== undefined && !session ? { [HEADERS.setCookie]: clearedSessionCookie() } : {};
   if (spec.session === 'required' && !session) return seeOther(PAGE_PATHS.signIn, clearStale);
   const form = isPost ? await readForm(request) : new URLSearchParams();
   if (isPost && session && !isCsrfTokenValid(session.token, field(form, 'csrf'))) {

@@ -1,14 +1,16 @@
+import { HEADERS } from '../contract/headers.ts';
+
 /**
  * What every Settings answer carries, pages, assets, redirects and errors alike: no script or style but the
  * service's own files, no framing, no referrer (a sign-in link's URL holds its token), nothing cached.
  */
 export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'Content-Security-Policy':
+  [HEADERS.contentSecurityPolicy]:
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'Referrer-Policy': 'no-referrer',
-  'Cache-Control': 'no-store',
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
+  [HEADERS.referrerPolicy]: 'no-referrer',
+  [HEADERS.cacheControl]: 'no-store',
+  [HEADERS.contentTypeOptions]: 'nosniff',
+  [HEADERS.frameOptions]: 'DENY',
 };
 
 export const SETTINGS_PATH = '/settings';
@@ -23,7 +25,7 @@ export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
 /** The pages' headers; and Strict-Transport-Security when the service's base URL is https. */
 export function withPageSecurityHeaders(response: Response, baseUrl: string): Response {
   for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) response.headers.set(name, value);
-  if (new URL(baseUrl).protocol === 'https:') response.headers.set('Strict-Transport-Security', STRICT_TRANSPORT_SECURITY);
+  if (new URL(baseUrl).protocol === 'https:') response.headers.set(HEADERS.strictTransportSecurity, STRICT_TRANSPORT_SECURITY);
   return response;
 }
 
@@ -48,7 +50,7 @@ export function clearedSessionCookie(): string {
  * neither is taken, rather than maybe the planted one.
  */
 export function sessionCookieValue(request: Request): string | undefined {
-  const header = request.headers.get('Cookie');
+  const header = request.headers.get(HEADERS.cookie);
   if (!header) return undefined;
   const values = header
     .split(';')
@@ -65,7 +67,7 @@ export function sessionCookieValue(request: Request): string | undefined {
  * page can set, sent by every current browser.
  */
 export function isSameOriginForm(request: Request, baseUrl: string): boolean {
-  const origin = request.headers.get('Origin');
+  const origin = request.headers.get(HEADERS.origin);
   if (origin === new URL(baseUrl).origin) return true;
-  return origin === 'null' && request.headers.get('Sec-Fetch-Site') === 'same-origin';
+  return origin === 'null' && request.headers.get(HEADERS.fetchSite) === 'same-origin';
 }

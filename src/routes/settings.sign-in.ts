@@ -173,6 +173,6 @@ export const settingsSignInLinkRoute = settingsPage({
     });
     if (!signedIn) return linkExpired(page);
     page.context.trace.accountId = signedIn.accountId;
-    return seeOther(PAGE_PATHS.overview, { 'Set-Cookie': sessionCookie(signedIn.sessionToken, SESSION_LIFETIME_MS / 1000) });
+    return seeOther(PAGE_PATHS.overview, { [HEADERS.setCookie]: sessionCookie(signedIn.sessionToken, SESSION_LIFETIME_MS / 1000) });
   },
 });

@@ -1,3 +1,4 @@
+import { HEADERS } from '../contract/headers.ts';
 import { PAGE_PATHS, seeOther } from '../pages/layout.ts';
 import { settingsPage } from '../pages/page-route.ts';
 import { clearedSessionCookie } from '../pages/security.ts';
@@ -11,7 +12,7 @@ export const settingsSignOutRoute = settingsPage({
   session: 'required',
   async handle({ context, session }) {
     await endSession(context.deps.db, session.token);
-    return seeOther(PAGE_PATHS.signIn, { 'Set-Cookie': clearedSessionCookie() });
+    return seeOther(PAGE_PATHS.signIn, { [HEADERS.setCookie]: clearedSessionCookie() });
   },
 });
 
@@ -23,6 +24,6 @@ export const settingsSignOutEverywhereRoute = settingsPage({
   session: 'required',
   async handle({ context, session }) {
     await endAllSessions(context.deps.db, session.account.id, context.deps.clock.now());
-    return seeOther(PAGE_PATHS.signIn, { 'Set-Cookie': clearedSessionCookie() });
+    return seeOther(PAGE_PATHS.signIn, { [HEADERS.setCookie]: clearedSessionCookie() });
   },
 });
