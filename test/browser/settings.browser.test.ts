@@ -15,17 +15,8 @@ import {
   startSettingsServer,
 } from '../support/browser.ts';
 import { finalBody, fixture } from '../support/requests.ts';
+import { PAGE_HEADERS } from '../support/settings-client.ts';
 import { type SmtpSink, startSmtpSink } from '../support/smtp.ts';
-
-/** The headers every Settings page carries (the page contract). */
-const PAGE_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-};
 
 let browser: Browser;
 let sink: SmtpSink;

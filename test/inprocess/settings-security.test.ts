@@ -6,16 +6,7 @@ import { sha256Hex } from '../../src/hash.ts';
 import { BASE, createTestApp, type TestApp, withLimiterDown } from '../support/app.ts';
 import { finalInvoice } from '../support/documents.ts';
 import { createInbox, type Inbox } from '../support/inbox.ts';
-import { csrfIn, SettingsBrowser } from '../support/settings-client.ts';
-
-const PAGE_HEADERS = {
-  'content-security-policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-};
+import { csrfIn, PAGE_HEADERS, SettingsBrowser, secretIn } from '../support/settings-client.ts';
 
 let app: TestApp;
 let inbox: Inbox;
@@ -23,8 +14,6 @@ beforeEach(async () => {
   inbox = createInbox();
   app = await createTestApp({ mailer: inbox.mailer });
 });
-
-const secretIn = (page: string) => /<code id="new-key-secret">([^<]+)<\/code>/.exec(page)?.[1];
 
 async function signedIn(email = `holder.${crypto.randomUUID()}@example.com`) {
   const browser = new SettingsBrowser(app);

@@ -11,7 +11,7 @@ import { SESSION_LIFETIME_MS } from '../../src/settings/sessions.ts';
 import { BASE, createTestApp, type TestApp } from '../support/app.ts';
 import { finalInvoice } from '../support/documents.ts';
 import { createInbox, type Inbox } from '../support/inbox.ts';
-import { csrfIn, SettingsBrowser } from '../support/settings-client.ts';
+import { csrfIn, SettingsBrowser, secretIn } from '../support/settings-client.ts';
 
 let app: TestApp;
 let inbox: Inbox;
@@ -19,8 +19,6 @@ beforeEach(async () => {
   inbox = createInbox();
   app = await createTestApp({ mailer: inbox.mailer });
 });
-
-const secretIn = (page: string) => /<code id="new-key-secret">([^<]+)<\/code>/.exec(page)?.[1];
 
 function makeDocument(key: string, reference?: string) {
   return app.call('/api/v1/documents', {

@@ -3,6 +3,19 @@ import { BASE, type TestApp } from './app.ts';
 import type { Inbox } from './inbox.ts';
 
 /** The session cookie's value in a Set-Cookie header, `''` when it clears it, undefined when it sets none. */
+/** The headers every Settings answer carries (the page contract), as `Headers` reports them. */
+export const PAGE_HEADERS = {
+  'content-security-policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+/** The new key's secret on the page that answers a create or a regenerate. */
+export const secretIn = (page: string) => /<code id="new-key-secret">([^<]+)<\/code>/.exec(page)?.[1];
+
 export function sessionCookieIn(response: Response): string | undefined {
   const header = response.headers.get('Set-Cookie');
   if (!header) return undefined;
