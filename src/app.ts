@@ -8,7 +8,7 @@ import { errorResponse, withAnswerHeaders } from './http/respond.ts';
 import type { RouteSpec } from './http/route.ts';
 import { buildRouter } from './http/router.ts';
 import { RateLimitReport } from './limits/report.ts';
-import { settingsNotFoundPage } from './pages/page-route.ts';
+import { settingsErrorPage, settingsNotFoundPage } from './pages/page-route.ts';
 import { isSettingsPath, withPageSecurityHeaders } from './pages/security.ts';
 import { RenderEngine } from './render/engine.ts';
 import { ROUTES } from './routes/index.ts';
@@ -56,7 +56,8 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
       response =
         routed || (isSettingsPath(url.pathname) ? await settingsNotFoundPage(context) : errorResponse(new ApiError('not_found'), context));
     } catch (error) {
-      response = errorResponse(error instanceof ApiError ? error : unexpected(context.requestId, error), context);
+      const refusal = error instanceof ApiError ? error : unexpected(context.requestId, error);
+      response = isSettingsPath(url.pathname) ? settingsErrorPage(refusal, context) : errorResponse(refusal, context);
     }
     for (const [name, value] of Object.entries(context.rateLimits.headers(deps.clock.now()))) response.headers.set(name, value);
     withAnswerHeaders(response, context.requestId);

@@ -39,6 +39,8 @@ export function buildRouter(routes: readonly RouteSpec[], guard: Guard): Dispatc
 
   for (const [path, group] of paths) {
     const isPublic = group.some((route) => route.access.kind === 'public');
+    // Settings pages answer a refusal as a page, which the app makes: the router leaves theirs to it.
+    const isPage = group.some((route) => route.access.kind === 'session');
     const ittyPath = path.replace(/\{(\w+)\}/g, ':$1');
     router.all(ittyPath, async (request: Request & { params: Record<string, string> }, base: RequestContext) => {
       const context: RequestContext = { ...base, params: request.params };
@@ -47,7 +49,7 @@ export function buildRouter(routes: readonly RouteSpec[], guard: Guard): Dispatc
       try {
         response = await dispatchMethod(group, isPublic, context, guard);
       } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
+        if (!(error instanceof ApiError) || isPage) throw error;
         response = errorResponse(error, context);
       }
       return isPublic ? withPublicCors(response) : response;

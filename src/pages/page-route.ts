@@ -1,4 +1,5 @@
 import { ApiError } from '../contract/api-error.ts';
+import type { ErrorCode } from '../contract/errors.ts';
 import { HEADERS } from '../contract/headers.ts';
 import type { RequestContext } from '../http/context.ts';
 import { defineRoute, type RouteSpec } from '../http/route.ts';
@@ -105,19 +106,37 @@ async function liveSession(deps: RequestContext['deps'], cookie: string | undefi
  * The answer to a path under Settings that no route serves, whatever its method: a Settings page with the pages'
  * headers (and the navigation when signed in), where the router alone would answer the API's JSON 404.
  */
+/**
+ * The page of an error the router or the app answers on a Settings path. No session is read: the database may be
+ * what failed.
+ */
+export function settingsErrorPage(error: ApiError, context: Pick<RequestContext, 'baseUrl'>): Response {
+  return withPageSecurityHeaders(errorPage(error, undefined), context.baseUrl);
+}
+
 export async function settingsNotFoundPage(context: Omit<RequestContext, 'params'>): Promise<Response> {
   const session = await liveSession(context.deps, sessionCookieValue(context.request));
   const notFound = new PageError(404, 'Page not found', 'There is no Settings page at this address.');
   return withPageSecurityHeaders(errorPage(notFound, session), context.baseUrl);
 }
 
-/** A page for what the handler refused, the rate limiter included (429 or 503 with Retry-After, as in the API). */
+/** The title of a page for each refusal of the contract a Settings page can meet. */
+const API_ERROR_TITLES: Partial<Record<ErrorCode, string>> = {
+  rate_limited: 'Too many requests',
+  service_busy: 'The service is busy',
+  method_not_allowed: 'Method not allowed',
+  internal_error: 'Something went wrong',
+};
+
+/**
+ * A page for what the handler refused, the rate limiter included (429 or 503 with Retry-After, as in the API),
+ * and for the answers the router and the app make for a Settings path (405 with Allow, 500, 503).
+ */
 function errorPage(error: unknown, session: Session | undefined): Response {
-  if (error instanceof ApiError && (error.code === 'rate_limited' || error.code === 'service_busy')) {
-    const title = error.code === 'rate_limited' ? 'Too many requests' : 'The service is busy';
+  if (error instanceof ApiError) {
+    const title = API_ERROR_TITLES[error.code as ErrorCode] ?? 'Refused';
     const response = pageResponse({ title, status: error.status, session, body: html`<h1>${title}</h1><p>${error.message}</p>` });
-    const retryAfter = error.headers[HEADERS.retryAfter];
-    if (retryAfter) response.headers.set(HEADERS.retryAfter, retryAfter);
+    for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
     return response;
   }
   if (!(error instanceof PageError)) throw error;

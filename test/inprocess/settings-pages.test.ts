@@ -1,6 +1,6 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { PAGE_SECURITY_HEADERS } from '../../src/pages/security.ts';
-import { createTestApp, type TestApp } from '../support/app.ts';
+import { createTestApp, interceptDb, type TestApp } from '../support/app.ts';
 import { finalInvoice } from '../support/documents.ts';
 import { createInbox, type Inbox } from '../support/inbox.ts';
 import { SettingsBrowser } from '../support/settings-client.ts';
@@ -104,5 +104,34 @@ describe('Settings pages: markup', () => {
     const history = tableLabels(await (await browser.get('/settings/usage')).text(), 'documents-title');
     expect(history.columns).toEqual(['Created', 'Reference', 'Template', 'Mode', 'Credits', 'Document id']);
     expect(history.rows).toEqual([history.columns]);
+  });
+});
+
+describe('Settings pages: answers the router and the app make themselves', () => {
+  it('a known path with another method is a Settings page with status 405 and Allow, not the API’s JSON', async () => {
+    const answer = await app.call('/settings/sign-out', { method: 'GET' });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get('allow')).toBe('POST');
+    expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expectPageHeaders(answer);
+    const page = await answer.text();
+    expect(page).toContain('<h1>Method not allowed</h1>');
+    expect(page).toContain('This path takes POST.');
+  });
+
+  it('a failure the page did not expect is a Settings page with status 500, saying nothing of the failure', async () => {
+    const failing = await createTestApp({
+      mailer: inbox.mailer,
+      wrapDb: (db) => interceptDb(db, { select: () => () => Promise.reject(new Error('secret detail of the failure')) }),
+    });
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const answer = await failing.call('/settings', { headers: { Cookie: `__Secure-svc_session=${'a'.repeat(43)}` } });
+    spy.mockRestore();
+    expect(answer.status).toBe(500);
+    expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expectPageHeaders(answer);
+    const page = await answer.text();
+    expect(page).toContain('<h1>Something went wrong</h1>');
+    expect(page).not.toContain('secret detail');
   });
 });
