@@ -1,3 +1,4 @@
+import { readEmailAddress } from '../accounts/email-address.ts';
 import { isPlanName, PLAN_NAMES, type PlanName } from '../accounts/plans.ts';
 import {
   type AccountRow,
@@ -25,6 +26,7 @@ import { IDEMPOTENCY_MEMORY_HOURS, LIMITS } from '../contract/limits.ts';
 import { KEY_KINDS, type KeyKind } from '../contract/scopes.ts';
 import type { Database } from '../db/database.ts';
 import { purgeExpired } from '../documents/retention.ts';
+import { endAllSessions } from '../settings/sessions.ts';
 
 /**
  * A refusal the operator can act on ("No account acct_…"): the CLI prints it on stderr with exit code 1, the
@@ -115,7 +117,7 @@ const KEY_FAILURES: Record<CreateKeyFailure, string> = {
 export const COMMANDS: Record<string, Command> = {
   purge: {
     usage: 'purge',
-    help: `Deletes document records older than ${LIMITS.historyRetentionDays} days, idempotency keys older than ${IDEMPOTENCY_MEMORY_HOURS} hours and ended rate-limit windows. Run it daily.`,
+    help: `Deletes document records older than ${LIMITS.historyRetentionDays} days, idempotency keys older than ${IDEMPOTENCY_MEMORY_HOURS} hours, ended rate-limit windows, and expired Settings sessions and sign-in links. Run it daily.`,
     options: {},
     async run(_input, { db, now }) {
       return { object: 'purge', deleted: await purgeExpired(db, now) };
@@ -126,8 +128,9 @@ export const COMMANDS: Record<string, Command> = {
     help: 'Creates an account. Credits default to the plan allowance; the email counts as confirmed unless --unconfirmed.',
     options: { email: { type: 'string' }, plan: { type: 'string' }, credits: { type: 'string' }, unconfirmed: { type: 'boolean' } },
     async run(input, { db, now }) {
-      const email = requiredString(input, 'email');
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new OperatorRefusal(`"${email}" is not an email address.`);
+      const typed = requiredString(input, 'email');
+      const email = readEmailAddress(typed);
+      if (email === undefined) throw new OperatorRefusal(`${JSON.stringify(typed)} is not an email address.`);
       const plan = planOption(input, 'free');
       const credits = typeof input.options.credits === 'string' ? count(input.options.credits, 'credits') : undefined;
       const account = await createAccount(db, {
@@ -242,6 +245,16 @@ export const COMMANDS: Record<string, Command> = {
       const created = await regenerateKey(db, id, now);
       if (!created) throw new OperatorRefusal(`No active key ${id}.`);
       return created;
+    },
+  },
+  'sessions end': {
+    usage: 'sessions end --account ACCOUNT_ID',
+    help: 'Signs the account out of Settings everywhere: ends every session and voids the sign-in links not yet used (for a holder who lost a device or an inbox).',
+    options: { account: { type: 'string' } },
+    async run(input, { db, now }) {
+      const id = requiredString(input, 'account');
+      await existingAccount(db, id);
+      return { object: 'sessions_ended', account: id, sessions: await endAllSessions(db, id, now) };
     },
   },
   'credits add': {

@@ -1,3 +1,4 @@
+import { readEmailAddress } from '../accounts/email-address.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { SIGN_IN_MAIL_LIMIT } from '../contract/limits.ts';
@@ -10,15 +11,7 @@ import { sessionCookie, sessionCookieValue } from '../pages/security.ts';
 import { checkEmailView, linkExpiredView, signInView, signUpView, useLinkView } from '../pages/views.ts';
 import { maskedEmail, signInLinkHolder } from '../settings/links.ts';
 import { SESSION_LIFETIME_MS } from '../settings/sessions.ts';
-import {
-  type LinkRequest,
-  readEmailAddress,
-  requestSignInLink,
-  SIGN_IN_LINK_PATH,
-  type SignInDeps,
-  signUp,
-  useSignInLink,
-} from '../settings/sign-in.ts';
+import { type LinkRequest, requestSignInLink, SIGN_IN_LINK_PATH, type SignInDeps, signUp, useSignInLink } from '../settings/sign-in.ts';
 
 const MAIL_NOT_CONFIGURED =
   'Sign-in by email is not configured on this server, so no link can be sent. Its operator has to configure email (SMTP) first.';

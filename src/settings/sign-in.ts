@@ -10,7 +10,6 @@ import { newId } from '../ids.ts';
 import { signInMailBuckets } from '../limits/buckets.ts';
 import { countRequest } from '../limits/count.ts';
 import { networkOf } from '../limits/network.ts';
-import { isMailAddress } from '../mail/address.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { SESSION_LIFETIME_MS } from './sessions.ts';
 import { hashToken, isTokenShaped, newToken } from './tokens.ts';
@@ -43,15 +42,6 @@ export interface LinkRequest {
   readonly requestOrigin: string;
   readonly clientAddress: string | undefined;
   readonly requestId: string;
-}
-
-/**
- * The address as it will be stored, or undefined when it is none the mail layer can send to (its one check), or
- * its domain has no dot (no host a customer's mail lives on).
- */
-export function readEmailAddress(text: string): string | undefined {
-  const email = text.trim();
-  return isMailAddress(email) && email.slice(email.lastIndexOf('@')).includes('.') ? email : undefined;
 }
 
 /** Counts the mail against the address (by the hash of its lower-cased form) and the client's network. */

@@ -4,7 +4,7 @@ import { findAccount } from '../../src/accounts/store.ts';
 import { listKeys } from '../../src/auth/store.ts';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { DatabaseBusy } from '../../src/db/failures.ts';
-import { apiKeys, rateLimitWindows } from '../../src/db/schema.ts';
+import { apiKeys, rateLimitWindows, sessions } from '../../src/db/schema.ts';
 import { sha256Hex } from '../../src/hash.ts';
 import { COMMANDS } from '../../src/operator/commands.ts';
 import { seedCaller } from '../support/accounts.ts';
@@ -227,6 +227,14 @@ describe('operator API: the commands', () => {
     expect((await listKeys(app.db, account.id)).every((row) => row.revokedAt !== null)).toBe(true);
     expect((await app.call('/api/v1/account', { headers: { Authorization: `Bearer ${regenerated.key}` } })).status).toBe(401);
 
+    const holder = await app.db
+      .insert(sessions)
+      .values([1, 2].map((n) => ({ tokenHash: `session-${n}`, accountId: account.id, createdAt: 0, expiresAt: app.clock.now() + 60_000 })))
+      .returning();
+    expect(holder).toHaveLength(2);
+    expect(await call('sessions end', [], { account: account.id })).toEqual({ object: 'sessions_ended', account: account.id, sessions: 2 });
+    expect(await app.db.select().from(sessions).where(eq(sessions.accountId, account.id))).toEqual([]);
+
     expect(await call('purge')).toEqual({
       object: 'purge',
       deleted: { documents: 0, idempotency_keys: 0, rate_limit_windows: 0, sessions: 0, sign_in_links: 0 },
@@ -238,6 +246,9 @@ describe('operator API: the commands', () => {
     const app = await operatorApp();
     const account = await run(app, 'accounts create', [], { email: 'taken@example.com', unconfirmed: true });
     const cases: [unknown, string][] = [
+      [{ command: 'sessions end', options: { account: 'acct_none' } }, 'No account acct_none.'],
+      [{ command: 'accounts create', options: { email: 'nul\u0000@example.com' } }, 'is not an email address'],
+      [{ command: 'accounts create', options: { email: 'ada@localhost' } }, 'is not an email address'],
       [{ command: 'accounts create', options: { email: 'TAKEN@example.com' } }, 'already exists'],
       [{ command: 'accounts create', options: { email: 'not-an-email' } }, '"not-an-email" is not an email address.'],
       [{ command: 'accounts create', options: { email: 'a@b.co', plan: 'gold' } }, '--plan must be one of free, starter, pro.'],
