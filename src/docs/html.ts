@@ -11,6 +11,16 @@ export function inlineCode(text: string): string {
   return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
+/**
+ * The documentation pages run no script at all and cannot be framed: they share an origin with Settings, whose
+ * cookie a script on any page of the origin could use. Their one style sheet is inline, written by the service.
+ */
+const DOCUMENTATION_PAGE_HEADERS = {
+  [HEADERS.contentSecurityPolicy]:
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+  [HEADERS.contentTypeOptions]: 'nosniff',
+};
+
 export function page(title: string, body: string): Response {
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -22,5 +32,8 @@ code{background:#f3f3f3;padding:0 .25em;border-radius:3px}table{border-collapse:
 td,th{border:1px solid #ddd;padding:.3rem .6rem;text-align:left;vertical-align:top}th{background:#fafafa}
 .method{font-weight:700;font-family:monospace}
 </style></head><body>${body}</body></html>`;
-  return new Response(html, { status: 200, headers: { [HEADERS.contentType]: 'text/html; charset=utf-8' } });
+  return new Response(html, {
+    status: 200,
+    headers: { [HEADERS.contentType]: 'text/html; charset=utf-8', ...DOCUMENTATION_PAGE_HEADERS },
+  });
 }

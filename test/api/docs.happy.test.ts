@@ -50,3 +50,16 @@ describe('GET /docs/api', () => {
     }
   });
 });
+
+describe('the documentation pages', () => {
+  it('run no script and cannot be framed: a strict Content-Security-Policy (their one style is inline), nosniff', async () => {
+    for (const path of ['/docs/api', '/docs/api/errors']) {
+      const response = await app.call(path);
+      expect(response.headers.get('Content-Security-Policy'), path).toBe(
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+      );
+      expect(response.headers.get('X-Content-Type-Options'), path).toBe('nosniff');
+      expect(await response.text(), path).not.toMatch(/<script|\son\w+=/i);
+    }
+  });
+});
