@@ -21,7 +21,7 @@ interface NewKey {
   scopes: Scope[];
 }
 
-export type CreateKeyFailure = 'account_not_found' | 'email_not_confirmed' | 'too_many_keys';
+export type CreateKeyFailure = 'account_not_found' | 'email_not_confirmed' | 'too_many_keys' | 'form_already_used';
 
 export function scopesOf(row: Pick<KeyRow, 'scopes'>): Scope[] {
   return row.scopes.split(' ') as Scope[];
@@ -29,25 +29,35 @@ export function scopesOf(row: Pick<KeyRow, 'scopes'>): Scope[] {
 
 /**
  * Creates a key in one INSERT … SELECT whose WHERE checks the confirmed email and fewer than three active keys,
- * so concurrent creations cannot pass the limit together.
+ * so concurrent creations cannot pass the limit together. `formId` is the Settings form that asks (one random id
+ * per form shown): the unique (account, form) index makes a form sent twice, a reload of the page that answered
+ * it, create nothing the second time.
  */
 export async function createKey(
   db: Database,
-  input: { accountId: string; kind: KeyKind; name: string; now: number },
+  input: { accountId: string; kind: KeyKind; name: string; now: number; formId?: string },
 ): Promise<NewKey | CreateKeyFailure> {
   const key = generateKey();
   const id = newId('key');
   const prefix = displayPrefix(key);
   const scopes = [...KEY_KINDS[input.kind].scopes];
   const inserted = await db.all<{ id: string }>(sql`
-    INSERT INTO ${apiKeys} (id, account_id, name, kind, prefix, hash, scopes, created_at)
-    SELECT ${id}, ${input.accountId}, ${input.name}, ${input.kind}, ${prefix}, ${hashKey(key)}, ${scopes.join(' ')}, ${input.now}
+    INSERT INTO ${apiKeys} (id, account_id, name, kind, prefix, hash, scopes, created_at, form_id)
+    SELECT ${id}, ${input.accountId}, ${input.name}, ${input.kind}, ${prefix}, ${hashKey(key)}, ${scopes.join(' ')}, ${input.now}, ${input.formId ?? null}
     WHERE EXISTS (SELECT 1 FROM ${accounts} WHERE id = ${input.accountId} AND email_confirmed = 1)
       AND (SELECT COUNT(*) FROM ${apiKeys} WHERE account_id = ${input.accountId} AND revoked_at IS NULL) < ${MAX_ACTIVE_KEYS}
+    ON CONFLICT (account_id, form_id) DO NOTHING
     RETURNING id`);
   if (inserted.length === 1) return { id, key, prefix, name: input.name, scopes };
   const [account] = await db.select().from(accounts).where(eq(accounts.id, input.accountId));
   if (!account) return 'account_not_found';
+  if (input.formId !== undefined) {
+    const [sent] = await db
+      .select({ id: apiKeys.id })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.accountId, input.accountId), eq(apiKeys.formId, input.formId)));
+    if (sent) return 'form_already_used';
+  }
   return account.emailConfirmed ? 'too_many_keys' : 'email_not_confirmed';
 }
 

@@ -35,8 +35,14 @@ export const apiKeys = sqliteTable(
     createdAt: integer('created_at').notNull(),
     lastUsedAt: integer('last_used_at'),
     revokedAt: integer('revoked_at'),
+    /** The Settings form that created the key (a random id per form shown): a form sent twice makes one key. */
+    formId: text('form_id'),
   },
-  (table) => [uniqueIndex('api_keys_hash').on(table.hash), index('api_keys_account').on(table.accountId)],
+  (table) => [
+    uniqueIndex('api_keys_hash').on(table.hash),
+    index('api_keys_account').on(table.accountId),
+    uniqueIndex('api_keys_account_form').on(table.accountId, table.formId),
+  ],
 );
 
 /** The 90-day metadata record of spec 2.6; never the submitted fields, never the PDF. */

@@ -112,6 +112,7 @@ const KEY_FAILURES: Record<CreateKeyFailure, string> = {
   account_not_found: 'No such account.',
   email_not_confirmed: "The account's email address is not confirmed; run accounts confirm-email first.",
   too_many_keys: `The account already has ${MAX_ACTIVE_KEYS} active keys; revoke one first.`,
+  form_already_used: 'This key was already created.',
 };
 
 export const COMMANDS: Record<string, Command> = {

@@ -178,7 +178,15 @@ function keyCells(key: KeyRow, session: Session): Cell[] {
   ];
 }
 
-export function keysView(input: { session: Session; keys: KeyRow[]; blockedBecause?: string; error?: string; name?: string }): Html {
+export function keysView(input: {
+  session: Session;
+  keys: KeyRow[];
+  /** The create form's own id: the same form sent twice makes one key. */
+  formId: string;
+  blockedBecause?: string;
+  error?: string;
+  name?: string;
+}): Html {
   const { session, keys } = input;
   const table = keys.length
     ? html`<p class="table-title" id="keys-title">Keys of this account, revoked ones included</p>
@@ -193,6 +201,7 @@ export function keysView(input: { session: Session; keys: KeyRow[]; blockedBecau
     ? html`<p class="notice">${input.blockedBecause}</p>`
     : html`<form method="post" action="${PAGE_PATHS.keys}" class="stacked">
 ${csrfField(session)}
+<input type="hidden" name="form_id" value="${input.formId}">
 <label for="key-name">Key name</label>
 <input id="key-name" name="name" type="text" required maxlength="${KEY_NAME_MAX_CHARS}" value="${input.name ?? ''}">
 <label for="key-kind">Kind</label>

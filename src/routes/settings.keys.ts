@@ -5,11 +5,14 @@ import { field } from '../pages/form.ts';
 import { PAGE_PATHS, pageResponse, seeOther } from '../pages/layout.ts';
 import { type SignedInPageRequest, settingsPage } from '../pages/page-route.ts';
 import { KEY_NAME_MAX_CHARS, keysView, newKeyView } from '../pages/views.ts';
+import { isTokenShaped, newToken } from '../settings/tokens.ts';
 
 /** Why a key cannot be made, in the words the form and the refused POST both use. */
 const CREATE_REFUSALS: Record<Exclude<CreateKeyFailure, 'account_not_found'>, string> = {
   email_not_confirmed: 'Your email address is not confirmed yet: sign in with the link we email you to confirm it, then create a key.',
   too_many_keys: `You have ${MAX_ACTIVE_KEYS} active keys, the most an account can have: revoke one to create another.`,
+  form_already_used:
+    'This form was already sent: its key was created then, and its secret was shown once, on the page that answered it. If you did not copy it, revoke that key and create another.',
 };
 const CONTROL_CHARACTERS = /\p{Cc}/u;
 
@@ -22,7 +25,8 @@ async function keysPage(page: SignedInPageRequest, status = 200, input: { error?
     : active >= MAX_ACTIVE_KEYS
       ? CREATE_REFUSALS.too_many_keys
       : undefined;
-  const body = keysView({ session, keys, ...(blockedBecause ? { blockedBecause } : {}), ...input });
+  // Each form shown gets its own id: sent twice (the new-key page reloaded), it creates one key.
+  const body = keysView({ session, keys, formId: newToken(), ...(blockedBecause ? { blockedBecause } : {}), ...input });
   return pageResponse({ title: 'API keys', status, session, body });
 }
 
@@ -58,8 +62,11 @@ export const settingsCreateKeyRoute = settingsPage({
       return keysPage(page, 400, { error: `A key name is 1 to ${KEY_NAME_MAX_CHARS} characters.`, name });
     }
     if (!Object.hasOwn(KEY_KINDS, kind)) return keysPage(page, 400, { error: 'Choose the kind: Full access or Preview only.', name });
+    const formId = field(page.form, 'form_id');
+    if (!isTokenShaped(formId))
+      return keysPage(page, 400, { error: 'This form is out of date: create the key with the form below.', name });
     const { db, clock } = page.context.deps;
-    const created = await createKey(db, { accountId: page.session.account.id, kind: kind as KeyKind, name, now: clock.now() });
+    const created = await createKey(db, { accountId: page.session.account.id, kind: kind as KeyKind, name, now: clock.now(), formId });
     if (created === 'account_not_found') return seeOther(PAGE_PATHS.signIn);
     if (typeof created === 'string') return keysPage(page, 409, { error: CREATE_REFUSALS[created], name });
     return secretPage(page, created, false);

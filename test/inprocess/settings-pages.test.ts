@@ -122,7 +122,12 @@ describe('Settings pages: answers the router and the app make themselves', () =>
   it('a failure the page did not expect is a Settings page with status 500, saying nothing of the failure', async () => {
     const failing = await createTestApp({
       mailer: inbox.mailer,
-      wrapDb: (db) => interceptDb(db, { select: () => () => Promise.reject(new Error('secret detail of the failure')) }),
+      wrapDb: (db) =>
+        interceptDb(db, {
+          select: () => () => {
+            throw new Error('secret detail of the failure');
+          },
+        }),
     });
     const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
     const answer = await failing.call('/settings', { headers: { Cookie: `__Secure-svc_session=${'a'.repeat(43)}` } });

@@ -3,10 +3,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAccount, findAccountByEmail } from '../../src/accounts/store.ts';
 import { accounts, apiKeys, documents, rateLimitWindows, sessions, signInLinks } from '../../src/db/schema.ts';
 import { sha256Hex } from '../../src/hash.ts';
+import { newToken } from '../../src/settings/tokens.ts';
 import { BASE, createTestApp, type TestApp, withLimiterDown } from '../support/app.ts';
 import { finalInvoice } from '../support/documents.ts';
 import { createInbox, type Inbox } from '../support/inbox.ts';
-import { csrfIn, PAGE_HEADERS, SettingsBrowser, secretIn } from '../support/settings-client.ts';
+import { csrfIn, formIdIn, PAGE_HEADERS, SettingsBrowser, secretIn } from '../support/settings-client.ts';
 
 let app: TestApp;
 let inbox: Inbox;
@@ -229,10 +230,10 @@ describe('Settings: cross-site requests', () => {
 
   it('takes a form sent with Origin: null when Sec-Fetch-Site says it came from this origin (what Referrer-Policy: no-referrer makes browsers send)', async () => {
     const { browser } = await signedIn();
-    const csrf = csrfIn(await (await browser.get('/settings/keys')).text());
+    const form = await (await browser.get('/settings/keys')).text();
     const answer = await browser.post(
       '/settings/keys',
-      { name: 'n', kind: 'full', csrf },
+      { name: 'n', kind: 'full', csrf: csrfIn(form), form_id: formIdIn(form) },
       { origin: 'null', headers: { 'Sec-Fetch-Site': 'same-origin' } },
     );
     expect(answer.status).toBe(200);
@@ -342,7 +343,8 @@ describe('Settings: keys', () => {
     const form = await (await browser.get('/settings/keys')).text();
     expect(form).toContain(sentence);
     expect(form).not.toContain('Create key</button>');
-    const refused = await browser.post('/settings/keys', { name: 'd', kind: 'full', csrf: csrfIn(form) });
+    // Sent from a form another tab still shows.
+    const refused = await browser.post('/settings/keys', { name: 'd', kind: 'full', csrf: csrfIn(form), form_id: newToken() });
     expect(refused.status).toBe(409);
     expect(await refused.text()).toContain(sentence);
     expect(await app.db.select().from(apiKeys)).toHaveLength(3);
@@ -354,7 +356,8 @@ describe('Settings: keys', () => {
     const sentence = 'Your email address is not confirmed yet';
     const form = await (await browser.get('/settings/keys')).text();
     expect(form).toContain(sentence);
-    const refused = await browser.post('/settings/keys', { name: 'd', kind: 'full', csrf: csrfIn(form) });
+    // Sent from a form another tab still shows.
+    const refused = await browser.post('/settings/keys', { name: 'd', kind: 'full', csrf: csrfIn(form), form_id: newToken() });
     expect(refused.status).toBe(409);
     expect(await refused.text()).toContain(sentence);
     expect(await app.db.select().from(apiKeys)).toEqual([]);
@@ -400,7 +403,8 @@ describe('Settings: secrets', () => {
     record(await browser.post('/settings/sign-in/link', { token }));
     const cookie = browser.cookie!;
     const keysPage = record(await browser.get('/settings/keys'));
-    const created = record(await browser.post('/settings/keys', { name: 'k', kind: 'full', csrf: csrfIn(await keysPage.clone().text()) }));
+    const form = await keysPage.clone().text();
+    const created = record(await browser.post('/settings/keys', { name: 'k', kind: 'full', csrf: csrfIn(form), form_id: formIdIn(form) }));
     const secret = secretIn(await created.clone().text())!;
     expect(created.headers.get('cache-control')).toBe('no-store');
     const made = await logged.call('/api/v1/documents', {

@@ -11,7 +11,7 @@ import { SESSION_LIFETIME_MS } from '../../src/settings/sessions.ts';
 import { BASE, createTestApp, type TestApp } from '../support/app.ts';
 import { finalInvoice } from '../support/documents.ts';
 import { createInbox, type Inbox } from '../support/inbox.ts';
-import { csrfIn, SettingsBrowser, secretIn } from '../support/settings-client.ts';
+import { csrfIn, formIdIn, SettingsBrowser, secretIn } from '../support/settings-client.ts';
 
 let app: TestApp;
 let inbox: Inbox;
@@ -115,6 +115,30 @@ describe('Settings: the whole path of a new customer', () => {
     expect((await app.call('/api/v1/account', { headers: { Authorization: `Bearer ${first}` } })).status).toBe(401);
     const account = await app.call('/api/v1/account', { headers: { Authorization: `Bearer ${second}` } });
     expect((await account.json()).key).toMatchObject({ name: 'k', scopes: ['documents:preview', 'documents:read', 'account:read'] });
+  });
+
+  it('makes one key of a create form sent twice (the new-key page reloaded), and says so the second time', async () => {
+    const browser = new SettingsBrowser(app);
+    await browser.signUp(inbox, 'reload@example.com');
+    const form = await (await browser.get('/settings/keys')).text();
+    const fields = { csrf: csrfIn(form), form_id: formIdIn(form), name: 'twice', kind: 'full' };
+    const first = await browser.post('/settings/keys', fields);
+    expect(first.status).toBe(200);
+    expect(secretIn(await first.text())).toBeDefined();
+    const again = await browser.post('/settings/keys', fields);
+    expect(again.status).toBe(409);
+    const page = await again.text();
+    expect(page).toContain('This form was already sent');
+    expect(secretIn(page)).toBeUndefined();
+    expect(await app.db.select().from(apiKeys)).toHaveLength(1);
+
+    const another = await (await browser.get('/settings/keys')).text();
+    expect(formIdIn(another)).not.toBe(fields.form_id);
+    expect((await browser.post('/settings/keys', { ...fields, form_id: formIdIn(another) })).status).toBe(200);
+    expect(await app.db.select().from(apiKeys)).toHaveLength(2);
+    const stale = await browser.post('/settings/keys', { csrf: fields.csrf, name: 'no form id', kind: 'full' });
+    expect(stale.status).toBe(400);
+    expect(await app.db.select().from(apiKeys)).toHaveLength(2);
   });
 });
 

@@ -32,6 +32,13 @@ export function csrfIn(page: string): string {
   return match[1]!;
 }
 
+/** The create-key form's one-time id (a form sent twice makes one key). */
+export function formIdIn(page: string): string {
+  const match = /name="form_id" value="([^"]+)"/.exec(page);
+  if (!match) throw new Error('the page has no form_id field');
+  return match[1]!;
+}
+
 /**
  * One browser on the Settings pages: keeps the session cookie, sends forms as a same-origin page would
  * (Origin, url-encoded), from one client address.
@@ -72,10 +79,11 @@ export class SettingsBrowser {
     return this.send(new Request(`${BASE}${path}`, { method: 'POST', headers, body: new URLSearchParams(fields).toString() }));
   }
 
-  /** A form POST of a signed-in page: the csrf field read from `fromPage` first. */
+  /** A form POST of a signed-in page: the csrf field (and a create form's form_id) read from `fromPage` first. */
   async postSignedIn(path: string, fields: Record<string, string> = {}, fromPage = '/settings'): Promise<Response> {
     const page = await (await this.get(fromPage)).text();
-    return this.post(path, { csrf: csrfIn(page), ...fields });
+    const formId: Record<string, string> = /name="form_id"/.test(page) ? { form_id: formIdIn(page) } : {};
+    return this.post(path, { csrf: csrfIn(page), ...formId, ...fields });
   }
 
   /** The link's token, from the link in the newest mail to the address. */
