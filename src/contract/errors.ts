@@ -52,6 +52,10 @@ const VALIDATION_DETAILS = {
   invalid_url: 'Not an https:// link that follows the url rules.',
 } as const;
 
+/** The writing systems the bundled fonts draw (fonts/README.md), as README and the errors page list them. */
+export const DRAWN_SCRIPTS =
+  'Latin (with Vietnamese), Greek, Cyrillic, Arabic (with Persian and Urdu letters), Hebrew, Devanagari (Hindi, Marathi), Bengali, Tamil, Thai, Chinese (Simplified and Traditional), Japanese, Korean, every currency sign U+20A0–U+20C0 and the common punctuation and symbols of business text';
+
 export const ERRORS = {
   invalid_request: {
     status: 400,
@@ -202,7 +206,9 @@ export const ERRORS = {
     meaning: 'The template refused input that validation had accepted; a fault of the service, nothing charged.',
     creditUsed: 'false',
     action: 'Report the request id to support; change the text the message names if you need the document now.',
-    details: {},
+    details: {
+      undrawable_characters: `A value holds characters no bundled font draws; the detail names the field and the characters. Drawn: ${DRAWN_SCRIPTS}. Not drawn: emoji and scripts not listed.`,
+    },
   },
   rate_limited: {
     status: 429,

@@ -19,7 +19,7 @@ import { finalBuckets, previewBuckets, replayBuckets } from '../limits/buckets.t
 import { countRequest } from '../limits/count.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import { ENGINE_BUSY_RETRY_AFTER_SECONDS, type RenderEngine } from '../render/engine.ts';
-import { codePointNames, EngineBusy, RenderTimedOut, UndrawableText } from '../render/errors.ts';
+import { characterNames, EngineBusy, RenderTimedOut, UndrawableText } from '../render/errors.ts';
 import { renderInput } from '../templates/template.ts';
 import { type DocumentRow, findDocument } from './record.ts';
 import { type DocumentRequest, parseDocumentRequest } from './request.ts';
@@ -104,8 +104,14 @@ async function render(document: DocumentRequest, input: CreateDocumentInput, dep
 /** The contract's answer to a renderer's refusal; anything else is not a refusal and goes on as it is. */
 function renderRefusal(error: unknown): unknown {
   if (error instanceof UndrawableText) {
+    const characters = [...new Set(error.values.flatMap((value) => value.characters))];
     return new ApiError('render_rejected', {
-      message: `The document contains characters the bundled fonts cannot draw (${codePointNames(error.codePoints)}); nothing was charged.`,
+      message: `The document contains characters the bundled fonts cannot draw (${characterNames(characters)}); nothing was charged.`,
+      details: error.values.map((value) => ({
+        code: 'undrawable_characters',
+        message: `The bundled fonts cannot draw ${characterNames(value.characters)}.`,
+        ...(value.field ? { field: value.field } : {}),
+      })),
     });
   }
   if (error instanceof EngineBusy) {

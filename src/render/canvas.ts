@@ -1,4 +1,5 @@
-import type { FontSet, FontWeight } from './fonts.ts';
+import type { FontWeight } from './faces.ts';
+import type { FontSet } from './fonts.ts';
 
 export type Rgb = readonly [number, number, number];
 

@@ -3,18 +3,24 @@
  * contract's answer (render_rejected, engine_busy, render_timeout).
  */
 
-/** A character no bundled font can draw: the document is refused rather than printed with empty boxes. */
+/** Characters no bundled font draws in a value, and where the value is (`fields.client_name`), when known. */
+export interface UndrawableValue {
+  readonly field?: string;
+  readonly characters: readonly string[];
+}
+
+/** Characters no bundled font can draw: the document is refused rather than printed with empty boxes. */
 export class UndrawableText extends Error {
-  readonly codePoints: number[];
-  constructor(codePoints: number[]) {
-    super(`cannot draw ${codePointNames(codePoints)}`);
-    this.codePoints = codePoints;
+  readonly values: readonly UndrawableValue[];
+  constructor(values: readonly UndrawableValue[]) {
+    super(`cannot draw ${values.map((value) => characterNames(value.characters)).join('; ')}`);
+    this.values = values;
   }
 }
 
-/** Code points as Unicode writes them: `U+00E9, U+1F600`. */
-export function codePointNames(codePoints: readonly number[]): string {
-  return codePoints.map((cp) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`).join(', ');
+/** Characters as a reader finds them in the text, each with its code point: `"😀" (U+1F600)`. */
+export function characterNames(characters: readonly string[]): string {
+  return characters.map((char) => `"${char}" (U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`).join(', ');
 }
 
 /** Every render slot of this process is taken. */

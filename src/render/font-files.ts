@@ -1,9 +1,24 @@
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { FontFiles } from './fonts.ts';
 
-/** The bundled fonts read from fonts/ (Bun, Node, tests); the Worker imports the same files as data modules. */
+const fontPath = (name: string) => fileURLToPath(new URL(`../../fonts/${name}`, import.meta.url));
+
+/**
+ * The bundled fonts read from fonts/ (Bun, Node, tests): the Latin faces now, the script faces and the shaper
+ * when a text first needs them. The Worker imports the Latin faces as data modules and reads the rest from its
+ * static assets (worker.ts).
+ */
 export function readFontFiles(): FontFiles {
-  const path = (name: string) => fileURLToPath(new URL(`../../fonts/${name}`, import.meta.url));
-  return { regular: readFileSync(path('NotoSans-Regular.ttf')), bold: readFileSync(path('NotoSans-Bold.ttf')) };
+  return {
+    regular: readFileSync(fontPath('NotoSans-Regular.ttf')),
+    bold: readFileSync(fontPath('NotoSans-Bold.ttf')),
+    scripts: { harfbuzz: readHarfBuzzModule, read: (file) => readFile(fontPath(file)) },
+  };
+}
+
+/** HarfBuzz compiled from the harfbuzzjs package's WebAssembly. */
+export async function readHarfBuzzModule(): Promise<WebAssembly.Module> {
+  return WebAssembly.compile(await readFile(fileURLToPath(import.meta.resolve('harfbuzzjs/hb.wasm'))));
 }

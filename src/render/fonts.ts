@@ -1,29 +1,48 @@
 import fontkit from '@pdf-lib/fontkit';
-import { createShaper, type ShapedGlyph } from './shaping.ts';
-import { readTrueType, type TrueTypeFile } from './truetype.ts';
+import type { FontFace, FontWeight, ScriptFace } from './faces.ts';
+import { covers, fallbacksOf } from './fallback.ts';
+import { FALLBACK_FACES, type FallbackFaceInfo } from './font-coverage.ts';
+import { type HarfBuzz, instantiateHarfBuzz } from './harfbuzz.ts';
+import { createShaper } from './shaping.ts';
+import { isDefaultIgnorable } from './text.ts';
+import { readTrueType } from './truetype.ts';
+import { type SetLine, setLine } from './typeset.ts';
 
-export type FontWeight = 'regular' | 'bold';
-
-/** A font ready for layout: text → positioned glyphs and widths, from tables built once per process. */
-export interface FontFace {
-  readonly postscriptName: string;
-  readonly file: TrueTypeFile;
-  /** Glyph id of a code point, or undefined when the font cannot draw it. */
+/**
+ * Text of one weight in every script the bundled fonts cover: the Latin face first, then the script faces by
+ * coverage (font-coverage.ts). Measuring and drawing both go through `setLine`, so what is measured is drawn.
+ */
+export interface TextFace {
+  readonly weight: FontWeight;
+  readonly latin: FontFace;
   glyphOf(codePoint: number): number | undefined;
-  /** Width of a text at a size, in points, kerning included; default-ignorable characters have none. */
   widthOf(text: string, size: number): number;
-  /** The glyphs that draw a text, positioned in thousandths of the font size. */
-  shape(text: string): ShapedGlyph[];
+  setLine(text: string): SetLine;
 }
 
-export type FontSet = Readonly<Record<FontWeight, FontFace>>;
+export interface FontSet {
+  readonly regular: TextFace;
+  readonly bold: TextFace;
+  /** The characters of a text that no bundled font draws, each once, in the order they come. */
+  undrawable(text: string): string[];
+  /** Loads script faces a layout asked for (FontsNotLoaded); from then on they draw synchronously. */
+  load(faces: readonly FallbackFaceInfo[]): Promise<void>;
+}
+
+/** Where the script faces and the shaper come from in a runtime: files on Bun and Node, static assets on Workers. */
+export interface ScriptFontSource {
+  harfbuzz(): Promise<WebAssembly.Module>;
+  read(file: string): Promise<Uint8Array>;
+}
 
 export interface FontFiles {
   regular: Uint8Array;
   bold: Uint8Array;
+  /** Without it, text outside the Latin faces is refused as undrawable. */
+  scripts?: ScriptFontSource;
 }
 
-function loadFace(bytes: Uint8Array, postscriptName: string): FontFace {
+function loadLatinFace(bytes: Uint8Array, postscriptName: string): FontFace {
   const file = readTrueType(bytes);
   const parsed = fontkit.create(bytes);
   const characters = new Map(parsed.characterSet.map((codePoint) => [codePoint, parsed.glyphForCodePoint(codePoint).id]));
@@ -32,11 +51,72 @@ function loadFace(bytes: Uint8Array, postscriptName: string): FontFace {
     postscriptName,
     file,
     glyphOf: shaper.glyphOf,
+    drawsAlone: shaper.drawsAlone,
     widthOf: (text, size) => (shaper.width(text) * size) / 1000,
     shape: shaper.shape,
   };
 }
 
+/** Lines already set, per weight: the same texts recur (labels, names on every page), and shaping is the cost. */
+const LINE_CACHE_SIZE = 4096;
+
 export function loadFonts(files: FontFiles): FontSet {
-  return { regular: loadFace(files.regular, 'NotoSans-Regular'), bold: loadFace(files.bold, 'NotoSans-Bold') };
+  const latin = { regular: loadLatinFace(files.regular, 'NotoSans-Regular'), bold: loadLatinFace(files.bold, 'NotoSans-Bold') };
+  const loaded = new Map<string, ScriptFace>();
+  let harfbuzz: Promise<HarfBuzz> | undefined;
+
+  const scriptFace = (info: FallbackFaceInfo): ScriptFace | undefined => loaded.get(info.file);
+
+  const textFace = (weight: FontWeight): TextFace => {
+    const face = latin[weight];
+    const fallbacks = files.scripts ? fallbacksOf(weight) : [];
+    const lines = new Map<string, SetLine>();
+    const set = (text: string): SetLine => {
+      const known = lines.get(text);
+      if (known) return known;
+      const line = setLine(text, { latin: face, fallbacks, scriptFace });
+      if (lines.size >= LINE_CACHE_SIZE) lines.clear();
+      lines.set(text, line);
+      return line;
+    };
+    return {
+      weight,
+      latin: face,
+      glyphOf: face.glyphOf,
+      widthOf: (text, size) => (face.drawsAlone(text) ? face.widthOf(text, size) : (set(text).width * size) / 1000),
+      setLine: set,
+    };
+  };
+
+  const load = async (faces: readonly FallbackFaceInfo[]): Promise<void> => {
+    const source = files.scripts;
+    if (!source) return;
+    harfbuzz ??= source.harfbuzz().then(instantiateHarfBuzz);
+    const shaper = await harfbuzz;
+    for (const info of faces) {
+      if (loaded.has(info.file)) continue;
+      const bytes = await source.read(info.file);
+      if (loaded.has(info.file)) continue;
+      loaded.set(info.file, {
+        info,
+        postscriptName: info.file.replace(/\.ttf$/, ''),
+        file: readTrueType(bytes),
+        harfbuzz: shaper.face(bytes),
+      });
+    }
+  };
+
+  const scriptCoverage = files.scripts ? FALLBACK_FACES : [];
+  const undrawable = (text: string): string[] => {
+    if (latin.regular.drawsAlone(text)) return [];
+    const found = new Set<string>();
+    for (const char of text) {
+      const codePoint = char.codePointAt(0)!;
+      if (char === '\n' || isDefaultIgnorable(codePoint) || latin.regular.glyphOf(codePoint) !== undefined) continue;
+      if (!scriptCoverage.some((info) => covers(info, codePoint))) found.add(char);
+    }
+    return [...found];
+  };
+
+  return { regular: textFace('regular'), bold: textFace('bold'), undrawable, load };
 }

@@ -2,9 +2,12 @@ import pako from 'pako';
 import { type PDFContext, PDFDocument, PDFHexString, PDFName, type PDFRef } from 'pdf-lib';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
 import { UndrawableText } from './errors.ts';
-import type { FontFace, FontSet, FontWeight } from './fonts.ts';
+import type { EmbeddableFace, FontWeight } from './faces.ts';
+import { FALLBACK_FACES } from './font-coverage.ts';
+import type { FontSet } from './fonts.ts';
 import type { ShapedGlyph } from './shaping.ts';
 import { closeGlyphSet, subsetTrueType } from './truetype.ts';
+import type { SetLine } from './typeset.ts';
 
 interface PdfInput {
   size: PageSize;
@@ -13,7 +16,8 @@ interface PdfInput {
   fonts: FontSet;
 }
 
-const FONT_RESOURCE: Record<FontWeight, string> = { regular: 'F1', bold: 'F2' };
+/** Stroke width of emboldened text (a family without a bold face), in thousandths of the font size. */
+const EMBOLDEN_STROKE = 30;
 /**
  * Content streams are rebuilt for every document, so they get pako's fast level; font subsets are cached and
  * get the default level, where the size matters more.
@@ -31,6 +35,12 @@ function num(value: number): string {
 const rgb = (color: Rgb, operator: 'rg' | 'RG') => `${num(color[0])} ${num(color[1])} ${num(color[2])} ${operator}`;
 const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).toUpperCase().padStart(2, '0'));
 const hex4 = (value: number) => HEX_BYTES[value >> 8]! + HEX_BYTES[value & 0xff]!;
+/** A text as UTF-16BE hex, as a ToUnicode map writes it. */
+const utf16Hex = (text: string) => {
+  let hex = '';
+  for (let i = 0; i < text.length; i++) hex += hex4(text.charCodeAt(i));
+  return hex;
+};
 
 /**
  * Every string this writer puts into a PDF object is hex-encoded, never a literal `( … )`: in a hex string no
@@ -57,44 +67,88 @@ function textString(text: string): PDFHexString {
   return PDFHexString.fromText(text);
 }
 
-/** The glyphs one font draws in a document, renumbered for its subset. */
+/**
+ * The glyphs one font draws in a document, renumbered for its subset. A glyph shows the text it was first seen
+ * with; in a script face, the same glyph showing other text (a letter alone and inside a conjunct) is embedded
+ * once more under its own number, so that each occurrence copies as what it shows.
+ */
 class FontUse {
-  readonly face: FontFace;
-  readonly used = new Map<number, number>();
+  readonly face: EmbeddableFace;
+  /** The PDF resource name of the font on every page. */
+  resource: string;
+  /** Glyph → the text it shows; a Latin glyph shows its one character. */
+  readonly used = new Map<number, string>();
+  /** Script faces: `gid text` → the number of a copy of the glyph that shows that text. */
+  private readonly copies = new Map<string, number>();
+  private readonly copyOrder: [number, string][] = [];
+  private readonly distinctText: boolean;
   glyphs: number[] = [];
   /** The subset's glyph id of each glyph of the font. */
   newIds = new Uint16Array(0);
-  /** Each text's glyphs, shaped once for collecting and again used for writing. */
-  private readonly shaped = new Map<string, ShapedGlyph[]>();
 
-  constructor(face: FontFace) {
+  constructor(face: EmbeddableFace, resource: string, distinctText: boolean) {
     this.face = face;
+    this.resource = resource;
+    this.distinctText = distinctText;
   }
 
-  /** Shapes a text once, noting its glyphs, and the characters the font cannot draw (shaped as glyph 0). */
-  collect(text: string, missing: Set<number>): void {
-    if (this.shaped.has(text)) return;
-    const glyphs = this.face.shape(text);
-    this.shaped.set(text, glyphs);
+  /** Notes a run's glyphs, and the characters the font cannot draw (shaped as glyph 0). */
+  collect(glyphs: readonly ShapedGlyph[], missing: Set<number>): void {
     for (const glyph of glyphs) {
-      if (glyph.gid === 0) missing.add(glyph.codePoint);
-      else if (!this.used.has(glyph.gid)) this.used.set(glyph.gid, glyph.codePoint);
+      if (glyph.gid === 0) {
+        missing.add(glyph.codePoint);
+        continue;
+      }
+      const text = glyph.text ?? String.fromCodePoint(glyph.codePoint);
+      const shown = this.used.get(glyph.gid);
+      if (shown === undefined) this.used.set(glyph.gid, text);
+      else if (this.distinctText && shown !== text && !this.copies.has(`${glyph.gid} ${text}`)) {
+        this.copies.set(`${glyph.gid} ${text}`, -1);
+        this.copyOrder.push([glyph.gid, text]);
+      }
     }
   }
 
   seal(): void {
-    this.glyphs = closeGlyphSet(this.face.file, this.used.keys());
+    const closed = closeGlyphSet(this.face.file, this.used.keys());
     this.newIds = new Uint16Array(this.face.file.numGlyphs);
-    this.glyphs.forEach((gid, index) => {
+    closed.forEach((gid, index) => {
       this.newIds[gid] = index;
     });
+    this.copyOrder.forEach(([gid, text], index) => {
+      this.copies.set(`${gid} ${text}`, closed.length + index);
+    });
+    this.glyphs = [...closed, ...this.copyOrder.map(([gid]) => gid)];
+  }
+
+  /** The subset's number of a glyph as it shows its text. */
+  private idOf(glyph: ShapedGlyph): number {
+    if (this.distinctText && glyph.text !== undefined && this.used.get(glyph.gid) !== glyph.text) {
+      return this.copies.get(`${glyph.gid} ${glyph.text}`)!;
+    }
+    return this.newIds[glyph.gid]!;
+  }
+
+  /** ToUnicode entries: each subset glyph and the text it shows (glyphs that show nothing have none). */
+  toUnicode(): string[] {
+    const entries = [...this.used]
+      .filter(([, text]) => text !== '')
+      .map(([gid, text]) => `<${hex4(this.newIds[gid]!)}> <${utf16Hex(text)}>`);
+    for (const [gid, text] of this.copyOrder)
+      if (text !== '') entries.push(`<${hex4(this.copies.get(`${gid} ${text}`)!)}> <${utf16Hex(text)}>`);
+    return entries.sort();
+  }
+
+  /** What identifies the subset: the font and every glyph with the text it shows. */
+  key(): string {
+    return `${this.face.postscriptName}:${[...this.used, ...this.copyOrder].map(([gid, text]) => `${gid}.${text}`).join(',')}`;
   }
 
   /**
-   * The operators that show a text at the current point: glyph ids in TJ arrays, with the kerning and mark
+   * The operators that show glyphs at the current point: glyph ids in TJ arrays, with the kerning and mark
    * offsets the shaper gave as adjustments between glyphs, and a mark raised or lowered by text rise.
    */
-  show(text: string, size: number): string {
+  show(glyphs: readonly ShapedGlyph[], size: number): string {
     const { advances, unitsPerEm } = this.face.file;
     const scale = 1000 / unitsPerEm;
     const out: string[] = [];
@@ -111,7 +165,7 @@ class FontUse {
       if (array) out.push(`[${array}] TJ`);
       array = '';
     };
-    for (const glyph of this.shaped.get(text)!) {
+    for (const glyph of glyphs) {
       shift += glyph.dx;
       if (Math.abs(shift) >= 0.005) {
         flushRun();
@@ -122,7 +176,7 @@ class FontUse {
         rise = glyph.dy;
         out.push(`${num((rise * size) / 1000)} Ts`);
       }
-      run += hex4(this.newIds[glyph.gid]!);
+      run += hex4(this.idOf(glyph));
       shift = glyph.advance - advances[glyph.gid]! * scale - glyph.dx;
     }
     flushArray();
@@ -144,7 +198,7 @@ class FontUse {
 }
 
 function toUnicodeCMap(use: FontUse): string {
-  const entries = [...use.used].map(([gid, codePoint]) => `<${hex4(use.newIds[gid]!)}> <${hex4(codePoint)}>`).sort();
+  const entries = use.toUnicode();
   const blocks: string[] = [];
   for (let i = 0; i < entries.length; i += 100) {
     const block = entries.slice(i, i + 100);
@@ -167,7 +221,7 @@ const subsetCache = new Map<string, EmbeddedSubset>();
 
 /** Subsetting and compressing a font is a pure function of its glyphs, so recent results are reused (LRU). */
 function subsetFor(use: FontUse): EmbeddedSubset {
-  const key = `${use.face.postscriptName}:${[...use.used].map(([gid, cp]) => `${gid}.${cp}`).join(',')}`;
+  const key = use.key();
   const cached = subsetCache.get(key);
   if (cached) {
     subsetCache.delete(key);
@@ -227,10 +281,59 @@ function embedFont(context: PDFContext, use: FontUse): PDFRef {
 }
 
 /**
+ * The fonts of one document: each line set once (for collecting glyphs, then for drawing), and a FontUse per
+ * face drawn. The Latin faces are F1 and F2 in every document; script faces follow as F3, F4… in the order of
+ * font-coverage.ts, whatever order the text meets them in, so that the bytes depend on the text alone.
+ */
+class DocumentFonts {
+  readonly set: FontSet;
+  private readonly uses = new Map<EmbeddableFace, FontUse>();
+  private readonly lines = new Map<string, SetLine>();
+
+  constructor(set: FontSet) {
+    this.set = set;
+    this.uses.set(set.regular.latin, new FontUse(set.regular.latin, 'F1', false));
+    this.uses.set(set.bold.latin, new FontUse(set.bold.latin, 'F2', false));
+  }
+
+  lineOf(weight: FontWeight, text: string): SetLine {
+    const key = `${weight} ${text}`;
+    let line = this.lines.get(key);
+    if (!line) {
+      line = this.set[weight].setLine(text);
+      this.lines.set(key, line);
+    }
+    return line;
+  }
+
+  useOf(face: EmbeddableFace): FontUse {
+    let use = this.uses.get(face);
+    if (!use) {
+      use = new FontUse(face, '', true);
+      this.uses.set(face, use);
+    }
+    return use;
+  }
+
+  /** Names the script faces' resources in their fixed order and closes every glyph set. */
+  seal(): FontUse[] {
+    const [regular, bold, ...scripts] = [...this.uses.values()];
+    const order = (use: FontUse) => FALLBACK_FACES.findIndex((info) => 'info' in use.face && use.face.info === info);
+    scripts.sort((a, b) => order(a) - order(b));
+    scripts.forEach((use, index) => {
+      use.resource = `F${index + 3}`;
+    });
+    const all = [regular!, bold!, ...scripts];
+    for (const use of all) use.seal();
+    return all;
+  }
+}
+
+/**
  * One page's content stream. Text runs share one BT … ET and state operators are written only when the font,
  * size or colour changes, which keeps the stream (and its compression) small.
  */
-function contentOf(ops: readonly DrawOp[], size: PageSize, uses: Record<FontWeight, FontUse>): string {
+function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts): string {
   const out: string[] = [];
   const watermarks: Extract<DrawOp, { kind: 'watermark' }>[] = [];
   const flip = (y: number) => size.height - y;
@@ -258,13 +361,18 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, uses: Record<FontWeig
       }
       inText = true;
       setFill(op.color);
-      const selected = `/${FONT_RESOURCE[op.weight]} ${num(op.size)} Tf`;
-      if (selected !== font) {
-        font = selected;
-        out.push(selected);
-      }
       const [x, y] = [Math.round(op.x * 100) / 100, Math.round(flip(op.y) * 100) / 100];
-      out.push(`${num(x - lineX)} ${num(y - lineY)} Td ${uses[op.weight].show(op.text, op.size)}`);
+      fonts.lineOf(op.weight, op.text).runs.forEach((run, index) => {
+        const use = fonts.useOf(run.face);
+        const selected = `/${use.resource} ${num(op.size)} Tf`;
+        if (selected !== font) {
+          font = selected;
+          out.push(selected);
+        }
+        const shown = use.show(run.glyphs, op.size);
+        const drawn = run.emboldened ? `2 Tr ${num((EMBOLDEN_STROKE * op.size) / 1000)} w ${rgb(op.color, 'RG')} ${shown} 0 Tr` : shown;
+        out.push(index === 0 ? `${num(x - lineX)} ${num(y - lineY)} Td ${drawn}` : drawn);
+      });
       [lineX, lineY] = [x, y];
       continue;
     }
@@ -290,7 +398,7 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, uses: Record<FontWeig
     }
   }
   endText();
-  for (const mark of watermarks) out.push(watermarkOf(mark, size, uses.bold));
+  for (const mark of watermarks) out.push(watermarkOf(mark, size, fonts));
   return out.join('\n');
 }
 
@@ -299,19 +407,21 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, uses: Record<FontWeig
  * marked as an artifact (not content) and given its own text as ActualText, so that text extraction keeps it
  * whole and after the content instead of sorting its diagonal letters into the lines it crosses.
  */
-function watermarkOf(op: Extract<DrawOp, { kind: 'watermark' }>, size: PageSize, use: FontUse): string {
-  const { face } = use;
-  const width = face.widthOf(op.text, op.size);
+function watermarkOf(op: Extract<DrawOp, { kind: 'watermark' }>, size: PageSize, fonts: DocumentFonts): string {
+  const [run] = fonts.lineOf('bold', op.text).runs;
+  const use = fonts.useOf(run!.face);
+  const { file } = use.face;
+  const width = fonts.set.bold.widthOf(op.text, op.size);
   // The page's diagonal as a direction, from + × ÷ and sqrt only: those are exactly rounded in every engine,
   // where atan2, cos, sin and hypot may differ in the last bit between Node, Bun and workerd.
   const diagonal = Math.sqrt(size.width * size.width + size.height * size.height);
   const [cos, sin] = [size.width / diagonal, size.height / diagonal];
-  const lift = (face.file.capHeight / face.file.unitsPerEm) * op.size * 0.5;
+  const lift = (file.capHeight / file.unitsPerEm) * op.size * 0.5;
   const x = size.width / 2 - (width / 2) * cos + lift * sin;
   const y = size.height / 2 - (width / 2) * sin - lift * cos;
   const matrix = [cos, sin, -sin, cos, x, y].map(num).join(' ');
   const actualText = textString(op.text).toString();
-  return `/Artifact BMC /Span << /ActualText ${actualText} >> BDC q /GS1 gs BT ${rgb(op.color, 'rg')} /F2 ${num(op.size)} Tf ${matrix} Tm ${use.show(op.text, op.size)} ET Q EMC EMC`;
+  return `/Artifact BMC /Span << /ActualText ${actualText} >> BDC q /GS1 gs BT ${rgb(op.color, 'rg')} /F2 ${num(op.size)} Tf ${matrix} Tm ${use.show(run!.glyphs, op.size)} ET Q EMC EMC`;
 }
 
 /**
@@ -320,28 +430,29 @@ function watermarkOf(op: Extract<DrawOp, { kind: 'watermark' }>, size: PageSize,
  * the same input gives the same bytes.
  */
 export async function writePdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer>> {
-  const uses = { regular: new FontUse(input.fonts.regular), bold: new FontUse(input.fonts.bold) };
+  const fonts = new DocumentFonts(input.fonts);
   const missing = new Set<number>();
   for (const ops of input.pages) {
     for (const op of ops) {
-      if (op.kind === 'text') uses[op.weight].collect(op.text, missing);
-      if (op.kind === 'watermark') uses.bold.collect(op.text, missing);
+      if (op.kind === 'text' || op.kind === 'watermark') {
+        for (const run of fonts.lineOf(op.kind === 'text' ? op.weight : 'bold', op.text).runs)
+          fonts.useOf(run.face).collect(run.glyphs, missing);
+      }
     }
   }
-  if (missing.size) throw new UndrawableText([...missing].sort((a, b) => a - b));
-  uses.regular.seal();
-  uses.bold.seal();
+  if (missing.size) throw new UndrawableText([{ characters: [...missing].sort((a, b) => a - b).map((cp) => String.fromCodePoint(cp)) }]);
+  const uses = fonts.seal();
 
   const doc = await PDFDocument.create({ updateMetadata: false });
   // pdf-lib writes the title as a hex text string (PDFHexString.fromText), as textString does.
   doc.setTitle(input.title, { showInWindowTitleBar: true });
   const { context } = doc;
-  const fontRefs = { F1: embedFont(context, uses.regular), F2: embedFont(context, uses.bold) };
+  const fontRefs = Object.fromEntries(uses.map((use) => [use.resource, embedFont(context, use)]));
   const resources = context.register(context.obj({ Font: fontRefs, ExtGState: { GS1: { Type: 'ExtGState', ca: WATERMARK_OPACITY } } }));
 
   for (const ops of input.pages) {
     const page = doc.addPage([input.size.width, input.size.height]);
-    const content = new TextEncoder().encode(contentOf(ops, input.size, uses));
+    const content = new TextEncoder().encode(contentOf(ops, input.size, fonts));
     const compressed = pako.deflate(content, { level: CONTENT_COMPRESSION_LEVEL });
     page.node.set(PDFName.of('Contents'), context.register(context.stream(compressed, { Filter: 'FlateDecode' })));
     page.node.set(PDFName.of('Resources'), resources);

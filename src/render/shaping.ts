@@ -8,6 +8,12 @@ export interface ShapedGlyph {
   gid: number;
   /** The character it shows, for the ToUnicode map (text search and copy). */
   codePoint: number;
+  /**
+   * What a glyph of a complex script shows, for the ToUnicode map: its whole cluster (a ligature's letters, a
+   * conjunct) on the first glyph of the cluster in reading order, nothing on the others. Absent for the Latin
+   * faces, whose glyphs each show `codePoint`.
+   */
+  text?: string;
   /** Where the next glyph starts, kerning included. */
   advance: number;
   /** Where this glyph is drawn relative to its pen position (a mark placed on its base). */
@@ -26,10 +32,14 @@ interface Shaper {
   shape(text: string): ShapedGlyph[];
   /** Glyph of a code point, or undefined when the font has none. */
   glyphOf(codePoint: number): number | undefined;
+  /** Whether the font draws every character of the text and none of them asks for right-to-left order. */
+  drawsAlone(text: string): boolean;
 }
 
 const BMP = 0x10000;
 const IGNORED = 0xffff;
+/** Right-to-left marks, embeddings, overrides and isolates: ignorable, but they turn the order of what follows. */
+const RIGHT_TO_LEFT_CONTROLS = /[\u061c\u200f\u202b\u202e\u2067]/;
 
 /**
  * The shaper for the bundled fonts: glyphs from the cmap, advances from hmtx, and the GPOS positioning of
@@ -49,6 +59,11 @@ export function createShaper(file: TrueTypeFile, characters: ReadonlyMap<number,
   const glyphOf = (codePoint: number): number | undefined => {
     const gid = codePoint < BMP ? glyphs[codePoint]! : 0;
     return gid === 0 || gid === IGNORED ? undefined : gid;
+  };
+
+  const drawsAlone = (text: string): boolean => {
+    for (let i = 0; i < text.length; i++) if (glyphs[text.charCodeAt(i)] === 0) return false;
+    return !RIGHT_TO_LEFT_CONTROLS.test(text);
   };
 
   const width = (text: string): number => {
@@ -111,5 +126,5 @@ export function createShaper(file: TrueTypeFile, characters: ReadonlyMap<number,
     return run;
   };
 
-  return { glyphOf, width, shape };
+  return { glyphOf, drawsAlone, width, shape };
 }

@@ -1,4 +1,4 @@
-import type { FontFace } from './fonts.ts';
+import type { TextFace } from './fonts.ts';
 import { isCombiningMark, SOFT_HYPHEN } from './text.ts';
 
 /** Characters a word too wide for a whole line may break after, such as in `4500012345/ACME-PROCUREMENT-EMEA`. */
@@ -15,7 +15,7 @@ interface Piece {
  * (when `identifiers`), or at a soft hyphen, drawn there as a hyphen. Undefined when no such prefix fits.
  * Found by bisection over the break places: a word of 2,000 soft hyphens must not be measured 2,000 times.
  */
-function breakAtOpportunity(word: string, face: FontFace, size: number, room: number, identifiers: boolean): Piece | undefined {
+function breakAtOpportunity(word: string, face: TextFace, size: number, room: number, identifiers: boolean): Piece | undefined {
   const places: number[] = [];
   for (let i = 1; i < word.length; i++) {
     const char = word[i - 1]!;
@@ -44,7 +44,7 @@ function breakAtOpportunity(word: string, face: FontFace, size: number, room: nu
  * The last resort: the longest prefix that fits, cut between characters but never between a letter and its
  * combining marks, and at least one letter. Found by bisection, since a word can be 2,000 characters long.
  */
-function breakAnywhere(word: string, face: FontFace, size: number, room: number): Piece {
+function breakAnywhere(word: string, face: TextFace, size: number, room: number): Piece {
   const chars = [...word];
   const cuts: number[] = [];
   for (let end = 1; end < chars.length; end++) if (!isCombiningMark(chars[end]!.codePointAt(0)!)) cuts.push(end);
@@ -70,7 +70,7 @@ function breakAnywhere(word: string, face: FontFace, size: number, room: number)
  * characters, so nothing ever runs past the column. A line's width is the sum of its words and spaces, which
  * is exact because the fonts kern no pair with a space (test/render/shaping.test.ts).
  */
-export function wrapText(text: string, face: FontFace, size: number, columnWidth: number): string[] {
+export function wrapText(text: string, face: TextFace, size: number, columnWidth: number): string[] {
   // A column is never narrower than one point, so that breaking a word always makes progress.
   const width = Math.max(columnWidth, 1);
   const lines: string[] = [];

@@ -1,5 +1,3 @@
-import bold from '../../fonts/NotoSans-Bold.ttf';
-import regular from '../../fonts/NotoSans-Regular.ttf';
 import { createApp, type FetchHandler } from '../app.ts';
 import { systemClock } from '../clock.ts';
 import { type AppConfig, ConfigError, loadConfig } from '../config.ts';
@@ -13,9 +11,12 @@ import type { Mailer } from '../mail/mailer.ts';
 import { createWorkerSmtpMailer } from '../mail/smtp-worker.ts';
 import { loadFonts } from '../render/fonts.ts';
 import { answerWithoutHandler } from './answer.ts';
+import { workerFontFiles } from './worker-fonts.ts';
 
 interface Env {
   DB: D1Database;
+  /** fonts/ as static assets (wrangler.toml [assets]): the script faces. */
+  ASSETS: Fetcher;
   [name: string]: unknown;
 }
 
@@ -23,7 +24,13 @@ interface Env {
  * Parsed when the isolate starts, where Workers allow far more CPU time than in a request, so that no request,
  * the first included, pays for it against the free plan's CPU limit per request.
  */
-const fonts = loadFonts({ regular: new Uint8Array(regular), bold: new Uint8Array(bold) });
+let assets: Fetcher | undefined;
+const fonts = loadFonts(
+  workerFontFiles(() => {
+    if (!assets) throw new Error('the ASSETS binding is not known before the first request');
+    return assets;
+  }),
+);
 let app: FetchHandler | undefined;
 
 const databaseOf = (env: Env) => openD1(env.DB);
@@ -43,6 +50,7 @@ function mailerFor(env: Env, config: AppConfig): Mailer | undefined {
 }
 
 function appFor(env: Env): FetchHandler {
+  assets = env.ASSETS;
   if (app) return app;
   const config = loadConfig(env as unknown as Record<string, string | undefined>);
   app = createApp({ db: databaseOf(env), clock: systemClock, config, fonts, mailer: mailerFor(env, config) });

@@ -137,9 +137,20 @@ export function renderInput(document: DocumentToRender): RenderInput {
     preview: document.mode === 'preview',
     title,
     footer: `${title} · ${template.issuerOf(values)}`,
+    values: textValues(values, 'fields'),
     layout: (canvas) =>
       template.layout({ document: canvas, values, totals: document.totals, currency: document.currency, digits: document.digits }),
   };
+}
+
+/** Every text in the values with its path from the top of the body, as error details name fields (spec 7). */
+function textValues(value: unknown, path: string): { field: string; text: string }[] {
+  if (typeof value === 'string') return [{ field: path, text: value }];
+  if (Array.isArray(value)) return value.flatMap((member, index) => textValues(member, `${path}[${index}]`));
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.entries(value).flatMap(([name, member]) => textValues(member, `${path}.${name}`));
+  }
+  return [];
 }
 
 export function majorVersion(template: TemplateDefinition): string {

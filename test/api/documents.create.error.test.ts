@@ -44,13 +44,20 @@ describe('403 forbidden_scope by mode', () => {
 });
 
 describe('422 render_rejected', () => {
-  it('refuses characters no bundled font has, charges nothing, and frees the key for a corrected retry', async () => {
+  it('refuses characters no bundled font has, naming field and characters, charges nothing, and frees the key for a corrected retry', async () => {
     const body = await expectError(
-      await makeDocument(app, caller, finalInvoice({ client_name: '株式会社' }), { key: 'k-render' }),
+      await makeDocument(app, caller, finalInvoice({ client_name: 'ሰላም Trading 😀' }), { key: 'k-render' }),
       422,
       'render_rejected',
     );
-    expect(body.error.message).toContain('U+682A');
+    expect(body.error.message).toContain('"😀" (U+1F600)');
+    expect(body.error.details).toEqual([
+      {
+        code: 'undrawable_characters',
+        field: 'fields.client_name',
+        message: 'The bundled fonts cannot draw "ሰ" (U+1230), "ላ" (U+120B), "ም" (U+121D), "😀" (U+1F600).',
+      },
+    ]);
     expect(body.credit_used).toBe(false);
     expect(await ledger(app, caller)).toMatchObject({ credits: 5, documents: 0 });
     expect((await makeDocument(app, caller, finalInvoice(), { key: 'k-render' })).status).toBe(201);

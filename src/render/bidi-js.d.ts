@@ -1,0 +1,12 @@
+/** Typings of bidi-js 1.1.0 (it ships none): the parts src/render/bidi.ts uses. */
+declare module 'bidi-js' {
+  interface EmbeddingLevels {
+    levels: Uint8Array;
+    paragraphs: { start: number; end: number; level: number }[];
+  }
+  interface Bidi {
+    getEmbeddingLevels(text: string, direction?: 'ltr' | 'rtl'): EmbeddingLevels;
+    getMirroredCharacter(char: string): string | null;
+  }
+  export default function bidiFactory(): Bidi;
+}

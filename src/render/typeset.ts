@@ -1,0 +1,195 @@
+import { embeddingLevels, mirrored } from './bidi.ts';
+import type { FontFace, ScriptFace } from './faces.ts';
+import { covers, type Fallback, FontsNotLoaded } from './fallback.ts';
+import type { FallbackFaceInfo } from './font-coverage.ts';
+import type { ShapedGlyph } from './shaping.ts';
+import { isDefaultIgnorable } from './text.ts';
+
+/** Glyphs of one face in one direction, in the order they are drawn. */
+export interface GlyphRun {
+  readonly face: FontFace | ScriptFace;
+  readonly glyphs: readonly ShapedGlyph[];
+  /** Drawn with a stroke around the fill, for bold text in a family that has no bold face. */
+  readonly emboldened: boolean;
+}
+
+/** A line of text ready to draw: its runs from left to right, and its width in thousandths of the font size. */
+export interface SetLine {
+  readonly runs: readonly GlyphRun[];
+  readonly width: number;
+}
+
+export interface LineFaces {
+  readonly latin: FontFace;
+  /** The script faces to try, in priority order, after the Latin face. */
+  readonly fallbacks: readonly Fallback[];
+  /** A script face once loaded. */
+  scriptFace(info: FallbackFaceInfo): ScriptFace | undefined;
+}
+
+/** HarfBuzz's script of each family: the shaper it runs (Arabic joining, Indic reordering, Thai marks…). */
+const SCRIPT_OF_FAMILY: Readonly<Record<string, string>> = {
+  arabic: 'Arab',
+  hebrew: 'Hebr',
+  devanagari: 'Deva',
+  bengali: 'Beng',
+  tamil: 'Taml',
+  thai: 'Thai',
+};
+
+const KANA = /[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]/;
+const HANGUL = /[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff]/;
+
+/**
+ * The regional glyph forms of Han characters (CJK `locl`), by the rule README states: a line with kana is
+ * Japanese, one with Hangul is Korean, and Han alone is drawn in the font's default, Simplified Chinese, forms.
+ */
+export function cjkLanguageOf(text: string): string | undefined {
+  if (KANA.test(text)) return 'ja';
+  if (HANGUL.test(text)) return 'ko';
+  return undefined;
+}
+
+const MARK = /\p{M}/u;
+const LETTER = /\p{L}/u;
+
+/** One face's share of a line: UTF-16 range, bidi level and the face chosen for it. */
+interface Item {
+  start: number;
+  end: number;
+  level: number;
+  /** -1 is the Latin face, otherwise an index into `fallbacks`. */
+  face: number;
+}
+
+/**
+ * The face of each character by coverage (never by guessing a language): letters take the first face that has
+ * them; marks, joiners and other ignorables stay with the letter before them; spaces, digits and punctuation
+ * stay in the face of the run they are in when it has them, so that a script's own shaping is not cut.
+ */
+function itemize(text: string, levels: Uint8Array, faces: LineFaces): Item[] {
+  const items: Item[] = [];
+  let current: Item | undefined;
+  const coveredBy = (face: number, codePoint: number) =>
+    face < 0 ? faces.latin.glyphOf(codePoint) !== undefined : covers(faces.fallbacks[face]!.info, codePoint);
+  for (let i = 0; i < text.length; ) {
+    const codePoint = text.codePointAt(i)!;
+    const length = codePoint > 0xffff ? 2 : 1;
+    const char = text.slice(i, i + length);
+    const level = levels[i]!;
+    let face: number;
+    if (current && (isDefaultIgnorable(codePoint) || MARK.test(char))) face = current.face;
+    else if (current && !LETTER.test(char) && coveredBy(current.face, codePoint)) face = current.face;
+    else {
+      face = -1;
+      if (!coveredBy(-1, codePoint)) {
+        const found = faces.fallbacks.findIndex((fallback) => covers(fallback.info, codePoint));
+        if (found >= 0) face = found;
+      }
+    }
+    if (current && current.face === face && current.level === level) current.end = i + length;
+    else {
+      current = { start: i, end: i + length, level, face };
+      items.push(current);
+    }
+    i += length;
+  }
+  return items;
+}
+
+/** A Latin run: the own shaper; right-to-left (neutrals between right-to-left words) mirrored and reversed. */
+function latinRun(text: string, item: Item, face: FontFace): ShapedGlyph[] {
+  const slice = text.slice(item.start, item.end);
+  if (item.level % 2 === 0) return face.shape(slice);
+  return face.shape([...slice].map(mirrored).join('')).reverse();
+}
+
+/**
+ * A script run shaped by HarfBuzz with the whole line as context (Arabic joins across a change of font or
+ * level). Each glyph gets the text of its cluster on the first glyph of the cluster in reading order, so that
+ * copying gives back the text as sent whatever the font made of it.
+ */
+function scriptRun(text: string, item: Item, face: ScriptFace): ShapedGlyph[] {
+  const rtl = item.level % 2 === 1;
+  const family = face.info.family;
+  const language = family === 'cjk' ? cjkLanguageOf(text) : undefined;
+  const script = SCRIPT_OF_FAMILY[family];
+  const shaped = face.harfbuzz.shape(text, item.start, item.end - item.start, {
+    direction: rtl ? 'rtl' : 'ltr',
+    ...(script ? { script } : {}),
+    ...(language ? { language } : {}),
+  });
+  const starts = [...new Set(shaped.map((glyph) => glyph.cluster))].sort((a, b) => a - b);
+  const endOf = new Map(starts.map((start, index) => [start, starts[index + 1] ?? item.end]));
+  const scale = 1000 / face.harfbuzz.unitsPerEm;
+  const glyphs = shaped.map((glyph) => ({
+    gid: glyph.gid,
+    codePoint: text.codePointAt(glyph.cluster)!,
+    advance: glyph.xAdvance * scale,
+    dx: glyph.xOffset * scale,
+    dy: glyph.yOffset * scale,
+    text: '',
+  }));
+  const named = new Set<number>();
+  for (let k = 0; k < shaped.length; k++) {
+    const index = rtl ? shaped.length - 1 - k : k;
+    const cluster = shaped[index]!.cluster;
+    if (named.has(cluster)) continue;
+    named.add(cluster);
+    glyphs[index]!.text = text.slice(cluster, endOf.get(cluster));
+  }
+  return glyphs;
+}
+
+/** Rule L2: from the highest level down to the lowest odd one, reverse every sequence of runs at that level or above. */
+function visualOrder<T extends { level: number }>(runs: T[]): T[] {
+  const ordered = [...runs];
+  const highest = Math.max(...ordered.map((run) => run.level));
+  const lowestOdd = Math.min(...ordered.map((run) => (run.level % 2 === 1 ? run.level : highest + 1)));
+  for (let level = highest; level >= lowestOdd; level--) {
+    for (let i = 0; i < ordered.length; ) {
+      if (ordered[i]!.level < level) {
+        i++;
+        continue;
+      }
+      let end = i;
+      while (end < ordered.length && ordered[end]!.level >= level) end++;
+      ordered.splice(i, end - i, ...ordered.slice(i, end).reverse());
+      i = end;
+    }
+  }
+  return ordered;
+}
+
+/**
+ * Sets a line of text: the Unicode Bidirectional Algorithm for its levels, font fallback by coverage, HarfBuzz
+ * for the script faces, then the runs in visual order. Text the Latin face draws alone, left to right, takes
+ * the Latin shaper's path exactly as before script faces existed, which keeps Latin documents' bytes.
+ */
+export function setLine(text: string, faces: LineFaces): SetLine {
+  if (faces.latin.drawsAlone(text)) {
+    const glyphs = faces.latin.shape(text);
+    return { runs: [{ face: faces.latin, glyphs, emboldened: false }], width: sumAdvances(glyphs) };
+  }
+  const items = itemize(text, embeddingLevels(text), faces);
+  const missing = new Set<FallbackFaceInfo>();
+  const runs = items.map((item) => {
+    if (item.face < 0) return { level: item.level, face: faces.latin, glyphs: latinRun(text, item, faces.latin), emboldened: false };
+    const fallback = faces.fallbacks[item.face]!;
+    const face = faces.scriptFace(fallback.info);
+    if (!face) {
+      missing.add(fallback.info);
+      return { level: item.level, face: faces.latin, glyphs: [], emboldened: false };
+    }
+    return { level: item.level, face, glyphs: scriptRun(text, item, face), emboldened: fallback.emboldened };
+  });
+  if (missing.size) throw new FontsNotLoaded([...missing]);
+  const ordered = visualOrder(runs).map(({ face, glyphs, emboldened }) => ({ face, glyphs, emboldened }));
+  return { runs: ordered, width: ordered.reduce((sum, run) => sum + sumAdvances(run.glyphs), 0) };
+}
+
+function sumAdvances(glyphs: readonly ShapedGlyph[]): number {
+  let sum = 0;
+  for (const glyph of glyphs) sum += glyph.advance;
+  return sum;
+}
