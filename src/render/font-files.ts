@@ -7,3 +7,8 @@ export function readFontFiles(): FontFiles {
   const path = (name: string) => fileURLToPath(new URL(`../../fonts/${name}`, import.meta.url));
   return { regular: readFileSync(path('NotoSans-Regular.ttf')), bold: readFileSync(path('NotoSans-Bold.ttf')) };
 }
+
+/** HarfBuzz compiled from the harfbuzzjs package (Bun, Node, tests); the Worker imports the same .wasm file. */
+export function readHarfBuzzModule(): Promise<WebAssembly.Module> {
+  return WebAssembly.compile(readFileSync(fileURLToPath(import.meta.resolve('harfbuzzjs/dist/harfbuzz.wasm'))));
+}
