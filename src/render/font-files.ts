@@ -18,7 +18,7 @@ export function readFontFiles(): FontFiles {
   };
 }
 
-/** HarfBuzz compiled from the harfbuzzjs package's WebAssembly. */
-export async function readHarfBuzzModule(): Promise<WebAssembly.Module> {
-  return WebAssembly.compile(await readFile(fileURLToPath(import.meta.resolve('harfbuzzjs/hb.wasm'))));
+/** HarfBuzz compiled from the harfbuzzjs package (Bun, Node, tests); the Worker imports the same .wasm file. */
+export function readHarfBuzzModule(): Promise<WebAssembly.Module> {
+  return WebAssembly.compile(readFileSync(fileURLToPath(import.meta.resolve('harfbuzzjs/dist/harfbuzz.wasm'))));
 }

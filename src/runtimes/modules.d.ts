@@ -4,7 +4,7 @@ declare module '*.ttf' {
   export default data;
 }
 
-/** Wrangler compiles imported .wasm files to WebAssembly modules (its default rule). */
+/** Wrangler compiles imported .wasm files at deploy time and hands over the WebAssembly.Module. */
 declare module '*.wasm' {
   const module: WebAssembly.Module;
   export default module;

@@ -1,4 +1,4 @@
-import harfbuzz from 'harfbuzzjs/hb.wasm';
+import harfbuzz from 'harfbuzzjs/dist/harfbuzz.wasm';
 import bold from '../../fonts/NotoSans-Bold.ttf';
 import regular from '../../fonts/NotoSans-Regular.ttf';
 import type { FontFiles } from '../render/fonts.ts';
