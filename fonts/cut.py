@@ -1,7 +1,9 @@
-"""Cuts the bundled fonts from Debian's Noto Sans (fonts/README.md says why and what is kept).
+"""Cuts the bundled fonts from Debian's Noto fonts (fonts/README.md says why and what is kept) and writes
+src/render/font-coverage.ts, the characters each fallback face maps.
 
-Run with Debian's python3 and python3-fonttools, with fonts-noto-core installed:
+Run with Debian's python3 and python3-fonttools, with fonts-noto-core and fonts-noto-cjk installed:
     /usr/bin/python3 fonts/cut.py
+Every output is deterministic: a second run writes the same bytes.
 """
 
 from pathlib import Path
@@ -12,12 +14,23 @@ from fontTools.ttLib import TTFont
 
 SOURCE = Path('/usr/share/fonts/truetype/noto')
 TARGET = Path(__file__).resolve().parent
+COVERAGE = TARGET.parent / 'src' / 'render' / 'font-coverage.ts'
 
 UNICODES = (
     'U+0020-007E,U+00A0-024F,U+0250-02FF,U+0300-036F,U+0370-03FF,U+0400-052F,U+1E00-1EFF,'
     'U+1F00-1FFF,U+2000-206F,U+20A0-20CF,U+2100-214F,U+2212,U+FFFD'
 )
 LAYOUT_FEATURES = 'kern,mark,mkmk'
+
+# The fallback families in fallback priority order: (family in font-coverage.ts, Noto family file stem).
+SCRIPT_FAMILIES = (
+    ('arabic', 'NotoSansArabic'),
+    ('hebrew', 'NotoSansHebrew'),
+    ('devanagari', 'NotoSansDevanagari'),
+    ('bengali', 'NotoSansBengali'),
+    ('tamil', 'NotoSansTamil'),
+    ('thai', 'NotoSansThai'),
+)
 
 
 def add_minus(font: TTFont) -> None:
@@ -59,6 +72,100 @@ def cut(weight: str) -> None:
     font.save(TARGET / f'NotoSans-{weight}.ttf')
 
 
-if __name__ == '__main__':
+def fallback_options() -> subset.Options:
+    """A fallback face keeps what HarfBuzz shapes with: every OpenType layout feature of every script and
+    language system (GSUB, GPOS, GDEF intact). Hinting and glyph names go: the PDF draws outlines, unhinted."""
+    options = subset.Options()
+    options.hinting = False
+    options.layout_features = ['*']
+    options.layout_scripts = ['*']
+    options.glyph_names = False
+    options.notdef_outline = True
+    return options
+
+
+def cut_fallback(font: TTFont, output: str, unicodes: list[int] | None = None) -> None:
+    """Subsets `font` to `unicodes` (default: every character its cmap maps) and the glyphs layout reaches."""
+    keep = sorted(font.getBestCmap()) if unicodes is None else unicodes
+    subsetter = subset.Subsetter(fallback_options())
+    subsetter.populate(unicodes=keep)
+    subsetter.subset(font)
+    font.save(TARGET / output)
+
+
+def ranges(code_points: list[int]) -> list[int]:
+    """Sorted code points as flat [first0, last0, first1, last1, ...] runs."""
+    flat: list[int] = []
+    for code_point in sorted(code_points):
+        if flat and flat[-1] + 1 == code_point:
+            flat[-1] = code_point
+        else:
+            flat += [code_point, code_point]
+    return flat
+
+
+def typescript_array(numbers: list[int], indent: str, width: int = 140) -> list[str]:
+    """The numbers filled into lines the way Biome formats an array of numbers (as many as fit the line width)."""
+    lines: list[str] = []
+    line = ''
+    for number in numbers:
+        item = f'{number},'
+        if line and len(indent) + len(line) + 1 + len(item) > width:
+            lines.append(indent + line)
+            line = item
+        else:
+            line = f'{line} {item}' if line else item
+    if line:
+        lines.append(indent + line)
+    return lines
+
+
+def write_coverage(faces: list[tuple[str, str, str]]) -> None:
+    """faces: (file in fonts/, family, weight) in fallback priority order."""
+    out = [
+        '// Written by fonts/cut.py from the cmap of each font file; do not edit by hand (run the script instead).',
+        '',
+        '/** A fallback font face: the characters its cmap maps, as flat sorted [first0, last0, first1, last1, ...]. */',
+        'export interface FallbackFaceInfo {',
+        "  /** File name in fonts/, e.g. 'NotoSansArabic-Regular.ttf'. */",
+        '  readonly file: string;',
+        "  /** 'arabic' | 'hebrew' | 'devanagari' | 'bengali' | 'tamil' | 'thai' | 'cjk' | 'symbols' ... */",
+        '  readonly family: string;',
+        '  /** A family without a bold file lists only its regular face (drawn emboldened). */',
+        "  readonly weight: 'regular' | 'bold';",
+        '  readonly ranges: readonly number[];',
+        '}',
+        '',
+        '/** The fallback faces in fallback priority order; for each family its regular then its bold face. */',
+        'export const FALLBACK_FACES: readonly FallbackFaceInfo[] = [',
+    ]
+    for file, family, weight in faces:
+        code_points = TTFont(TARGET / file, lazy=True).getBestCmap().keys()
+        out += [
+            '  {',
+            f"    file: '{file}',",
+            f"    family: '{family}',",
+            f"    weight: '{weight}',",
+            '    ranges: [',
+            *typescript_array(ranges(list(code_points)), '      '),
+            '    ],',
+            '  },',
+        ]
+    out += ['];', '']
+    COVERAGE.write_text('\n'.join(out))
+
+
+def main() -> None:
     for weight in ('Regular', 'Bold'):
         cut(weight)
+    faces: list[tuple[str, str, str]] = []
+    for family, stem in SCRIPT_FAMILIES:
+        for weight in ('Regular', 'Bold'):
+            file = f'{stem}-{weight}.ttf'
+            cut_fallback(TTFont(SOURCE / file, recalcTimestamp=False), file)
+            faces.append((file, family, weight.lower()))
+    write_coverage(faces)
+
+
+if __name__ == '__main__':
+    main()
