@@ -9,10 +9,17 @@ Every output is deterministic: a second run writes the same bytes.
 from pathlib import Path
 
 from fontTools import subset
+from fontTools.pens.cu2quPen import Cu2QuPen
 from fontTools.pens.ttGlyphPen import TTGlyphPen
-from fontTools.ttLib import TTFont
+from fontTools.ttLib import TTFont, newTable
 
 SOURCE = Path('/usr/share/fonts/truetype/noto')
+CJK_SOURCE = Path('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc')
+# The Simplified Chinese face: Han text in no language gets its forms; `locl` for the JAN, KOR, ZHT and ZHH
+# language systems (HarfBuzz language ja, ko, zh-Hant/zh-TW, zh-HK) gives the other regions' forms.
+CJK_FACE_INDEX = 2
+# The largest distance, in font units (1000 to the em), between a cubic curve and its quadratic replacement.
+CJK_MAX_ERROR = 1.0
 TARGET = Path(__file__).resolve().parent
 COVERAGE = TARGET.parent / 'src' / 'render' / 'font-coverage.ts'
 
@@ -93,6 +100,41 @@ def cut_fallback(font: TTFont, output: str, unicodes: list[int] | None = None) -
     font.save(TARGET / output)
 
 
+def to_truetype(font: TTFont) -> TTFont:
+    """Converts a CFF font to TrueType outlines: each cubic curve becomes quadratic ones within CJK_MAX_ERROR
+    font units, contours reversed to TrueType's clockwise direction (as fontTools' otf2ttf snippet does).
+    The vertical tables go with CFF: the renderer sets text horizontally."""
+    glyph_order = font.getGlyphOrder()
+    glyph_set = font.getGlyphSet()
+    glyf = newTable('glyf')
+    glyf.glyphOrder = glyph_order
+    glyf.glyphs = {}
+    for name in glyph_order:
+        pen = TTGlyphPen(None)
+        glyph_set[name].draw(Cu2QuPen(pen, CJK_MAX_ERROR, reverse_direction=True))
+        glyph = pen.glyph()
+        glyph.recalcBounds(glyf)
+        glyf.glyphs[name] = glyph
+    for tag in ('CFF ', 'VORG', 'vhea', 'vmtx'):
+        del font[tag]
+    font['loca'] = newTable('loca')
+    font['glyf'] = glyf
+    hmtx = font['hmtx']
+    for name in glyph_order:  # TrueType wants the left side bearing to equal the outline's xMin
+        hmtx[name] = (hmtx[name][0], glyf[name].xMin)
+    maxp = newTable('maxp')
+    maxp.tableVersion = 0x00010000
+    maxp.numGlyphs = len(glyph_order)
+    maxp.maxZones = 1
+    for field in ('maxTwilightPoints', 'maxStorage', 'maxFunctionDefs', 'maxInstructionDefs', 'maxStackElements',
+                  'maxSizeOfInstructions', 'maxComponentElements'):
+        setattr(maxp, field, 0)
+    font['maxp'] = maxp
+    font['post'].formatType = 3.0
+    font.sfntVersion = '\x00\x01\x00\x00'
+    return font
+
+
 def ranges(code_points: list[int]) -> list[int]:
     """Sorted code points as flat [first0, last0, first1, last1, ...] runs."""
     flat: list[int] = []
@@ -164,6 +206,8 @@ def main() -> None:
             file = f'{stem}-{weight}.ttf'
             cut_fallback(TTFont(SOURCE / file, recalcTimestamp=False), file)
             faces.append((file, family, weight.lower()))
+    cut_fallback(to_truetype(TTFont(CJK_SOURCE, fontNumber=CJK_FACE_INDEX, recalcTimestamp=False)), 'NotoSansCJK-Regular.ttf')
+    faces.append(('NotoSansCJK-Regular.ttf', 'cjk', 'regular'))
     write_coverage(faces)
 
 
