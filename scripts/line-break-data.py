@@ -22,7 +22,7 @@ RENDER = Path(__file__).resolve().parent.parent / 'src' / 'render'
 
 # The classes line-breaks.ts tells apart; every other class is AL there (HL, AI, XX, SA, CB, RI ...).
 CLASSES = ['OP', 'CL', 'CP', 'EX', 'IS', 'NS', 'CJ', 'ID', 'JL', 'JV', 'JT', 'QU', 'PR', 'PO', 'NU', 'SY', 'BA', 'BB',
-           'B2', 'HY', 'IN', 'GL', 'WJ', 'CM', 'ZWJ', 'EB', 'EM']
+           'B2', 'HY', 'IN', 'GL', 'WJ', 'ZW', 'CM', 'ZWJ', 'EB', 'EM']
 BLOCKS = [(0x0000, 0x00FF), (0x1100, 0x11FF), (0x2000, 0x206F), (0x20A0, 0x20CF), (0x2E80, 0xA4CF), (0xA960, 0xA97F), (0xD7B0, 0xD7FF),
           (0xF900, 0xFAFF), (0xFE10, 0xFE6F), (0xFF00, 0xFFEF), (0x20000, 0x3FFFF)]
 

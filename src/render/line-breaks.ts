@@ -42,8 +42,9 @@ function neverStartsThaiLine(codeUnit: number): boolean {
 
 /**
  * CJK ideographs, kana, Hangul, CJK punctuation and the fullwidth forms (East Asian Width W/F/H). UAX #14 is
- * applied only where one side of a place is such a character: between two letters of the alphabets a word
- * breaks only where wrap.ts breaks it today (identifiers, soft hyphens), in CJK text as in Latin text.
+ * applied only where one side of a place is such a character, or after a ZERO WIDTH SPACE (a break marked on
+ * purpose, as Thai writers do) in such a word: between two letters of the alphabets a word breaks only where
+ * wrap.ts breaks it today (identifiers, soft hyphens), in CJK text as in Latin text.
  */
 function isEastAsian(codePoint: number): boolean {
   return (
@@ -101,6 +102,8 @@ const CLOSING: ReadonlySet<LineBreakClass> = new Set(['CL', 'CP', 'EX', 'IS', 'S
  * as LB19 read before Unicode 15.1). `afterWide`/`beforeWide`: East Asian Width F/W/H, for LB30.
  */
 function pairBreaks(before: LineBreakClass, after: LineBreakClass, beforeWide: boolean, afterWide: boolean): boolean {
+  if (after === 'ZW') return false; // LB7
+  if (before === 'ZW') return true; // LB8
   if (before === 'WJ' || after === 'WJ') return false; // LB11
   if (before === 'GL') return false; // LB12
   if (after === 'GL' && before !== 'BA' && before !== 'HY') return false; // LB12a
@@ -237,15 +240,17 @@ export function breakOpportunities(word: string): number[] {
   let baseClass: LineBreakClass | undefined;
   let baseCodePoint = 0;
   let previousClass: LineBreakClass | undefined;
+  const breaksBefore = (lineClass: LineBreakClass, codePoint: number) =>
+    baseClass !== undefined &&
+    previousClass !== 'ZWJ' && // LB8a
+    (isEastAsian(baseCodePoint) || isEastAsian(codePoint) || baseClass === 'ZW') &&
+    pairBreaks(baseClass, lineClass, isEastAsian(baseCodePoint), isEastAsian(codePoint));
   for (let index = 0; index < word.length; ) {
     const codePoint = word.codePointAt(index)!;
-    const width = codePoint > 0xffff ? 2 : 1;
     if (isThaiLetter(codePoint)) {
       let end = index + 1;
       while (end < word.length && isThaiLetter(word.charCodeAt(end))) end++;
-      if (baseClass !== undefined && previousClass !== 'ZWJ' && !isThaiMark(codePoint)) {
-        if (isEastAsian(baseCodePoint) && pairBreaks(baseClass, 'AL', true, false)) breaks.push(index);
-      }
+      if (!isThaiMark(codePoint) && breaksBefore('AL', codePoint)) breaks.push(index);
       breaks.push(...thaiWordBoundaries(word, index, end));
       [baseClass, baseCodePoint, previousClass] = ['AL', word.charCodeAt(end - 1), 'AL'];
       index = end;
@@ -255,14 +260,11 @@ export function breakOpportunities(word: string): number[] {
     if (lineClass === 'CM' || lineClass === 'ZWJ') {
       baseClass ??= 'AL'; // LB10: a mark that starts a word is a letter; LB9: else it belongs to the one before
     } else {
-      if (baseClass !== undefined && previousClass !== 'ZWJ') {
-        const eastAsian = isEastAsian(baseCodePoint) || isEastAsian(codePoint);
-        if (eastAsian && pairBreaks(baseClass, lineClass, isEastAsian(baseCodePoint), isEastAsian(codePoint))) breaks.push(index);
-      }
+      if (breaksBefore(lineClass, codePoint)) breaks.push(index);
       [baseClass, baseCodePoint] = [lineClass, codePoint];
     }
     previousClass = lineClass;
-    index += width;
+    index += codePoint > 0xffff ? 2 : 1;
   }
   return breaks;
 }

@@ -53,6 +53,12 @@ describe('CJK breaks between characters as UAX #14 allows', () => {
     expect(pieces('東京都千代田区丸の内1-2-3')).toEqual(['東', '京', '都', '千', '代', '田', '区', '丸', 'の', '内', '1-2-3']);
   });
 
+  it('a ZERO WIDTH SPACE is a break, a WORD JOINER none', () => {
+    expect(pieces('東京\u200b大阪')).toEqual(['東', '京\u200b', '大', '阪']);
+    expect(pieces('東\u2060京')).toEqual(['東\u2060京']);
+    expect(pieces('สยาม\u200bพาณิชย์')).toEqual(['สยาม\u200b', 'พาณิชย์']);
+  });
+
   it('a combining mark or joiner after an ideograph stays with it', () => {
     expect(pieces('東\u20dd京')).toEqual(['東\u20dd', '京']);
     expect(pieces('東\u200d京')).toEqual(['東\u200d京']);
