@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates the line-breaking data of src/render/line-breaks.ts (deterministic output).
 
-  python3 scripts/line-break-data.py LineBreak.txt thaidict.dict
+  python3 scripts/line-break-data.py LineBreak.txt thaidict.dict [LineBreakTest.txt]
 
 - LineBreak.txt: Unicode's line break classes (Debian's unicode-data: /usr/share/unicode/LineBreak.txt, 15.0.0).
   Written to src/render/line-break-classes.ts: the classes other than AL of the blocks that sit next to CJK text
@@ -11,6 +11,8 @@
   icudt72l.dat, Debian's source package icu; `icupkg -x brkitr/thaidict.dict icudt72l.dat`). Its BytesTrie is
   read here word by word, and the words are written to src/render/thai-words.ts sorted by code point, each
   between line feeds, so that line-breaks.ts finds words by bisection in the string itself with nothing to build.
+- LineBreakTest.txt (Debian's unicode-data: /usr/share/unicode/auxiliary/): its cases that line-breaks.ts answers
+  in full are copied to test/render/line-break-test-cjk.txt (see TEST_HEADER).
 Then `npx biome format --write src/render/line-break-classes.ts src/render/thai-words.ts` (the files are committed
 as Biome formats them).
 """
@@ -122,8 +124,34 @@ def thai_words(path):
     return sorted({''.join(chr(offset + byte) for byte in word) for word in words})
 
 
+TEST_HEADER = """# The cases of Unicode's LineBreakTest-15.0.0.txt that src/render/line-breaks.ts answers in full: those with an
+# ideograph or Hangul (ID, H2, H3, JL, JV, JT) and no SP, BK, CR, LF, NL, QU (LB19 is read as before 15.1), CB,
+# RI, EB, EM or HL, copied by scripts/line-break-data.py. The test resolves CJ as NS, SA, AI and XX as AL, as
+# line-breaks.ts does; test/render/line-breaks.test.ts checks every place next to an East Asian character.
+# LineBreakTest.txt: (c) 2022 Unicode, Inc.; terms of use: https://www.unicode.org/terms_of_use.html
+"""
+LEFT_OUT = {'SP', 'BK', 'CR', 'LF', 'NL', 'QU', 'CB', 'RI', 'EB', 'EM', 'HL'}
+EAST_ASIAN = {'ID', 'H2', 'H3', 'JL', 'JV', 'JT'}
+
+
+def line_break_test_cases(path):
+    import re
+    cases = []
+    for line in open(path, encoding='utf-8'):
+        if line.startswith('#') or '#' not in line:
+            continue
+        classes = set(re.findall(r'\((\w+)\)', line.split('#', 1)[1]))
+        if classes & EAST_ASIAN and not classes & LEFT_OUT:
+            cases.append(line.rstrip('\n'))
+    return cases
+
+
 def main():
     line_break, thai_dict = sys.argv[1:3]
+    if len(sys.argv) > 3:
+        cases = line_break_test_cases(sys.argv[3])
+        (RENDER.parent.parent / 'test' / 'render' / 'line-break-test-cjk.txt').write_text(
+            TEST_HEADER + '\n'.join(cases) + '\n', encoding='utf-8')
     ranges = line_break_classes(line_break)
     flat = ',\n'.join(f'  0x{first:x}, 0x{last:x}, {CLASSES.index(name)}' for first, last, name in ranges)
     (RENDER / 'line-break-classes.ts').write_text(

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { breakOpportunities, splitsCluster } from '../../src/render/line-breaks.ts';
 
@@ -62,6 +63,43 @@ describe('CJK breaks between characters as UAX #14 allows', () => {
   it('a combining mark or joiner after an ideograph stays with it', () => {
     expect(pieces('東\u20dd京')).toEqual(['東\u20dd', '京']);
     expect(pieces('東\u200d京')).toEqual(['東\u200d京']);
+  });
+});
+
+describe("Unicode's LineBreakTest: every case next to an ideograph or Hangul that line-breaks.ts answers in full", () => {
+  /** Samples the test takes from blocks outside CJK text, swapped for one of the same class inside it (both W). */
+  const SAME_CLASS: Record<number, number> = { 6102: 0x30fb, 8986: 0x4e00, 9001: 0x3008 };
+  const isEastAsianSample = (codePoint: number) =>
+    (codePoint >= 0x1100 && codePoint <= 0x11ff) ||
+    (codePoint >= 0x2e80 && codePoint <= 0xd7ff) ||
+    (codePoint >= 0xff00 && codePoint <= 0xffef);
+  const cases = readFileSync(new URL('line-break-test-cjk.txt', import.meta.url), 'utf8')
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('#'));
+
+  it(`${cases.length} cases`, () => {
+    expect(cases.length).toBeGreaterThan(700);
+    let places = 0;
+    for (const line of cases) {
+      const tokens = line.split('#')[0]!.trim().split(/\s+/);
+      const codePoints: number[] = [];
+      const breaks: boolean[] = [];
+      for (let i = 1; i < tokens.length; i += 2) {
+        const sample = Number.parseInt(tokens[i]!, 16);
+        codePoints.push(SAME_CLASS[sample] ?? sample);
+        breaks.push(tokens[i + 1] === '÷');
+      }
+      const word = String.fromCodePoint(...codePoints);
+      const found = new Set(breakOpportunities(word));
+      let index = 0;
+      for (let i = 0; i < codePoints.length - 1; i++) {
+        index += codePoints[i]! > 0xffff ? 2 : 1;
+        if (!isEastAsianSample(codePoints[i]!) && !isEastAsianSample(codePoints[i + 1]!)) continue;
+        places++;
+        expect(found.has(index), `${line} at ${i + 1}`).toBe(breaks[i]);
+      }
+    }
+    expect(places).toBeGreaterThan(800);
   });
 });
 
