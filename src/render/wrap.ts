@@ -1,3 +1,4 @@
+import { isRightToLeft, RIGHT_TO_LEFT_MARK } from './bidi.ts';
 import type { TextFace } from './fonts.ts';
 import { breakOpportunities, splitsCluster } from './line-breaks.ts';
 import { SOFT_HYPHEN } from './text.ts';
@@ -86,6 +87,7 @@ export function wrapText(text: string, face: TextFace, size: number, columnWidth
   const lines: string[] = [];
   const spaceWidth = face.widthOf(' ', size);
   for (const paragraph of text.split('\n')) {
+    const first = lines.length;
     let line = '';
     let lineWidth = 0;
     const words = paragraph.split(' ');
@@ -118,6 +120,9 @@ export function wrapText(text: string, face: TextFace, size: number, columnWidth
       lineWidth = wordWidth;
     }
     lines.push(line);
+    if (lines.length - first > 1 && isRightToLeft(paragraph)) {
+      for (let i = first + 1; i < lines.length; i++) lines[i] = RIGHT_TO_LEFT_MARK + lines[i];
+    }
   }
   return lines;
 }

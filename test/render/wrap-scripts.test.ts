@@ -56,7 +56,8 @@ describe('the last resort never splits a cluster', () => {
     ['Persian with ZWNJ', 'می\u200cخواهم\u200cکه\u200cبروم\u200cبه\u200cخانه', 3],
     ['Hebrew with points', 'שָׁלוֹםעֲלֵיכֶםחֲבֵרִים', 4],
   ] as const)('%s', (_, word, column) => {
-    const lines = wrapText(word, monospace, 1, column);
+    // Lines after the first of a right-to-left paragraph carry the mark that keeps its direction (typeset.ts).
+    const lines = wrapText(word, monospace, 1, column).map((line) => line.replace(/^\u200F/, ''));
     expect(lines.length).toBeGreaterThan(2);
     expect(lines.join('')).toBe(word);
     for (const [index, line] of lines.entries()) {
