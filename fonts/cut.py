@@ -13,6 +13,7 @@ from fontTools.pens.cu2quPen import Cu2QuPen
 from fontTools.pens.recordingPen import DecomposingRecordingPen
 from fontTools.pens.ttGlyphPen import TTGlyphPen
 from fontTools.ttLib import TTFont, newTable
+from fontTools.ttLib.tables._g_l_y_f import Glyph
 
 SOURCE = Path('/usr/share/fonts/truetype/noto')
 CJK_SOURCE = Path('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc')
@@ -54,6 +55,17 @@ SYMBOL_FAMILIES = (
 SYMBOL_BLOCKS = ((0x2000, 0x27FF), (0x2900, 0x2BFF))
 
 
+def add_glyph(font: TTFont, code_point: int, name: str, glyph: Glyph, advance: int, left_side_bearing: int) -> None:
+    """Adds a drawn glyph to the font and maps the character to it in every Unicode cmap."""
+    font['glyf'][name] = glyph  # also appends it to the glyph order
+    font['hmtx'][name] = (advance, left_side_bearing)
+    if name not in font.getGlyphOrder():
+        font.setGlyphOrder(font.getGlyphOrder() + [name])
+    for table in font['cmap'].tables:
+        if table.isUnicode():
+            table.cmap[code_point] = name
+
+
 def add_minus(font: TTFont) -> None:
     """U+2212 MINUS SIGN, which this edition of Noto Sans lacks: the horizontal bar of its own plus sign, on the
     plus sign's advance (the width of a figure), which is how the typeface's later editions draw it."""
@@ -70,13 +82,7 @@ def add_minus(font: TTFont) -> None:
     pen.lineTo((max(xs), top))
     pen.lineTo((max(xs), bottom))
     pen.closePath()
-    font['glyf']['minus'] = pen.glyph()  # also appends it to the glyph order
-    font['hmtx']['minus'] = (font['hmtx'][cmap[ord('+')]][0], min(xs))
-    if 'minus' not in font.getGlyphOrder():
-        font.setGlyphOrder(font.getGlyphOrder() + ['minus'])
-    for table in font['cmap'].tables:
-        if table.isUnicode():
-            table.cmap[0x2212] = 'minus'
+    add_glyph(font, 0x2212, 'minus', pen.glyph(), font['hmtx'][cmap[ord('+')]][0], min(xs))
 
 
 def add_som_sign(font: TTFont) -> None:
@@ -87,8 +93,9 @@ def add_som_sign(font: TTFont) -> None:
     cmap = font.getBestCmap()
     glyf = font['glyf']
     letter = cmap[0x0421]  # CYRILLIC CAPITAL LETTER ES
-    recording = DecomposingRecordingPen(font.getGlyphSet())
-    font.getGlyphSet()[letter].draw(recording)
+    glyph_set = font.getGlyphSet()
+    recording = DecomposingRecordingPen(glyph_set)
+    glyph_set[letter].draw(recording)
     pen = TTGlyphPen(None)
     recording.replay(pen)
     bounds = glyf[letter]
@@ -102,13 +109,7 @@ def add_som_sign(font: TTFont) -> None:
     pen.closePath()
     glyph = pen.glyph()
     glyph.recalcBounds(glyf)
-    glyf['uni20C0'] = glyph
-    font['hmtx']['uni20C0'] = (font['hmtx'][letter][0], glyph.xMin)
-    if 'uni20C0' not in font.getGlyphOrder():
-        font.setGlyphOrder(font.getGlyphOrder() + ['uni20C0'])
-    for table in font['cmap'].tables:
-        if table.isUnicode():
-            table.cmap[0x20C0] = 'uni20C0'
+    add_glyph(font, 0x20C0, 'uni20C0', glyph, font['hmtx'][letter][0], glyph.xMin)
 
 
 def cut(weight: str) -> None:
