@@ -65,7 +65,7 @@ export interface Summary {
   bytes: number;
 }
 
-export function summarise(samples: number[], bytes: number, first: number): Summary {
+function summarise(samples: number[], bytes: number, first: number): Summary {
   const sorted = [...samples].sort((a, b) => a - b);
   const mean = samples.reduce((a, b) => a + b, 0) / samples.length;
   return {

@@ -7,8 +7,9 @@ import { renderInput } from '../../src/templates/template.ts';
 
 /**
  * Benchmark Worker: POST /prepare/<name> parses a JSON array of request bodies once (one for a reference invoice,
- * one per call for a script invoice: measure.ts withNewGlyphs); GET /render/<name>/<call> renders the call's
- * request; GET /noop is the baseline the runner subtracts, so what remains is the render time inside workerd.
+ * one per call for a script invoice: measure.ts withNewGlyphs); GET /render/<name>/<from>/<count> renders the
+ * requests of calls from .. from + count - 1, one after the other; GET /noop is the baseline the runner subtracts,
+ * so what remains is the render time inside workerd.
  * The script faces come from the static assets (wrangler.toml [assets]) on first use, as in the service's Worker.
  */
 let assets: Fetcher | undefined;
@@ -18,7 +19,7 @@ const prepared = new Map<string, DocumentRequest[]>();
 export default {
   async fetch(request: Request, env: { ASSETS: Fetcher }): Promise<Response> {
     assets = env.ASSETS;
-    const [, action, name = '', call = '0'] = new URL(request.url).pathname.split('/');
+    const [, action, name = '', from = '0', count = '1'] = new URL(request.url).pathname.split('/');
     if (action === 'prepare') {
       const bodies: string[] = await request.json();
       prepared.set(
@@ -29,8 +30,11 @@ export default {
     }
     if (action === 'render') {
       const requests = prepared.get(name)!;
-      const bytes = await renderPdf(renderInput(requests[Number(call) % requests.length]!), fonts);
-      return new Response(String(bytes.length));
+      let bytes = 0;
+      for (let call = Number(from); call < Number(from) + Number(count); call++) {
+        bytes = (await renderPdf(renderInput(requests[call % requests.length]!), fonts)).length;
+      }
+      return new Response(String(bytes));
     }
     return new Response('0');
   },
