@@ -42,6 +42,7 @@ for (const invoice of SCRIPT_INVOICES) {
     return pdf.length;
   });
   const subsets = pdfs.flatMap(subsetNames);
+  if (subsets.length < pdfs.length) throw new Error(`${invoice.name}: no font subsets found in the PDFs`);
   if (new Set(subsets).size !== subsets.length) throw new Error(`${invoice.name}: a glyph set came back within the run`);
   const bytes = (await render(text)).length;
   console.log(JSON.stringify({ document: invoice.name, ...summary, bytes }));
