@@ -42,6 +42,9 @@ const utf16Hex = (text: string) => {
   return hex;
 };
 
+/** What a glyph that shows no text of its own maps to: U+2060 WORD JOINER (see FontUse.toUnicode). */
+const SHOWS_NOTHING = '\u2060';
+
 /**
  * Every string this writer puts into a PDF object is hex-encoded, never a literal `( … )`: in a hex string no
  * character can close the string or start another object, so `)`, `\`, CR or LF in a caller's link or number
@@ -129,13 +132,16 @@ class FontUse {
     return this.newIds[glyph.gid]!;
   }
 
-  /** ToUnicode entries: each subset glyph and the text it shows (glyphs that show nothing have none). */
+  /**
+   * ToUnicode entries: each subset glyph and the text it shows. A glyph that shows nothing (a part of a cluster
+   * whose text other glyphs carry) maps to WORD JOINER, an invisible format character: pdf.js skips glyphs
+   * that map to format characters, where a glyph without an entry would copy as a control character; poppler
+   * reads the cluster's /ActualText instead.
+   */
   toUnicode(): string[] {
-    const entries = [...this.used]
-      .filter(([, text]) => text !== '')
-      .map(([gid, text]) => `<${hex4(this.newIds[gid]!)}> <${utf16Hex(text)}>`);
-    for (const [gid, text] of this.copyOrder)
-      if (text !== '') entries.push(`<${hex4(this.copies.get(`${gid} ${text}`)!)}> <${utf16Hex(text)}>`);
+    const entry = (id: number, text: string) => `<${hex4(id)}> <${utf16Hex(text === '' ? SHOWS_NOTHING : text)}>`;
+    const entries = [...this.used].map(([gid, text]) => entry(this.newIds[gid]!, text));
+    for (const [gid, text] of this.copyOrder) entries.push(entry(this.copies.get(`${gid} ${text}`)!, text));
     return entries.sort();
   }
 
@@ -178,6 +184,8 @@ class FontUse {
       }
       run += hex4(this.idOf(glyph));
       shift = glyph.advance - advances[glyph.gid]! * scale - glyph.dx;
+      // pdf.js skips a glyph that shows nothing together with the adjustment after it in the same array.
+      if (glyph.text === '') flushArray();
     }
     flushArray();
     if (rise !== 0) out.push('0 Ts');
@@ -330,6 +338,22 @@ class DocumentFonts {
 }
 
 /**
+ * A line drawn with a script face is one /ActualText span holding what its glyphs show, in drawing order and
+ * without the glyphs that show nothing (FontUse.toUnicode): for a line without right-to-left text that is the
+ * line as sent. poppler reads the span as one piece instead of placing each glyph, which keeps the marks of
+ * Hebrew and Arabic (drawn before their base, some raised or lowered) and the parts of a split Indic vowel
+ * in their cluster; and, as it does with glyphs, it turns right-to-left stretches into logical order, so the
+ * span holds them in drawing order like the glyphs. pdf.js ignores /ActualText and reads the glyphs; the span
+ * covering the whole line leaves its text items as they were. Latin lines get no span: their bytes stay.
+ */
+function lineSpan(runs: SetLine['runs']): string {
+  if (runs.every((run) => !('info' in run.face))) return '';
+  let text = '';
+  for (const run of runs) for (const glyph of run.glyphs) text += glyph.text ?? String.fromCodePoint(glyph.codePoint);
+  return `/Span << /ActualText ${textString(text).toString()} >> BDC `;
+}
+
+/**
  * One page's content stream. Text runs share one BT … ET and state operators are written only when the font,
  * size or colour changes, which keeps the stream (and its compression) small.
  */
@@ -362,7 +386,9 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts)
       inText = true;
       setFill(op.color);
       const [x, y] = [Math.round(op.x * 100) / 100, Math.round(flip(op.y) * 100) / 100];
-      fonts.lineOf(op.weight, op.text).runs.forEach((run, index) => {
+      const { runs } = fonts.lineOf(op.weight, op.text);
+      const span = lineSpan(runs);
+      runs.forEach((run, index) => {
         const use = fonts.useOf(run.face);
         const selected = `/${use.resource} ${num(op.size)} Tf`;
         if (selected !== font) {
@@ -371,8 +397,9 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts)
         }
         const shown = use.show(run.glyphs, op.size);
         const drawn = run.emboldened ? `2 Tr ${num((EMBOLDEN_STROKE * op.size) / 1000)} w ${rgb(op.color, 'RG')} ${shown} 0 Tr` : shown;
-        out.push(index === 0 ? `${num(x - lineX)} ${num(y - lineY)} Td ${drawn}` : drawn);
+        out.push(index === 0 ? `${num(x - lineX)} ${num(y - lineY)} Td ${span}${drawn}` : drawn);
       });
+      if (span) out.push('EMC');
       [lineX, lineY] = [x, y];
       continue;
     }
