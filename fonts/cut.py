@@ -9,10 +9,19 @@ Every output is deterministic: a second run writes the same bytes.
 from pathlib import Path
 
 from fontTools import subset
+from fontTools.pens.cu2quPen import Cu2QuPen
+from fontTools.pens.recordingPen import DecomposingRecordingPen
 from fontTools.pens.ttGlyphPen import TTGlyphPen
-from fontTools.ttLib import TTFont
+from fontTools.ttLib import TTFont, newTable
+from fontTools.ttLib.tables._g_l_y_f import Glyph
 
 SOURCE = Path('/usr/share/fonts/truetype/noto')
+CJK_SOURCE = Path('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc')
+# The Simplified Chinese face: Han text in no language gets its forms; `locl` for the JAN, KOR, ZHT and ZHH
+# language systems (HarfBuzz language ja, ko, zh-Hant/zh-TW, zh-HK) gives the other regions' forms.
+CJK_FACE_INDEX = 2
+# The largest distance, in font units (1000 to the em), between a cubic curve and its quadratic replacement.
+CJK_MAX_ERROR = 1.0
 TARGET = Path(__file__).resolve().parent
 COVERAGE = TARGET.parent / 'src' / 'render' / 'font-coverage.ts'
 
@@ -22,7 +31,9 @@ UNICODES = (
 )
 LAYOUT_FEATURES = 'kern,mark,mkmk'
 
-# The fallback families in fallback priority order: (family in font-coverage.ts, Noto family file stem).
+# The fallback faces, in fallback priority order, are: the rest of Noto Sans (NotoSansExtra, with U+20C0 added),
+# the script families, the symbol families, then CJK last, whose own arrows, operators and shapes are full-width.
+# (family in font-coverage.ts, Noto family file stem)
 SCRIPT_FAMILIES = (
     ('arabic', 'NotoSansArabic'),
     ('hebrew', 'NotoSansHebrew'),
@@ -31,6 +42,28 @@ SCRIPT_FAMILIES = (
     ('tamil', 'NotoSansTamil'),
     ('thai', 'NotoSansThai'),
 )
+# Each symbol family keeps the characters of SYMBOL_BLOCKS that no face before it has.
+SYMBOL_FAMILIES = (
+    ('math', 'NotoSansMath'),
+    ('symbols', 'NotoSansSymbols'),
+    ('symbols2', 'NotoSansSymbols2'),
+)
+# General punctuation to supplemental arrows B, then miscellaneous mathematical symbols B to miscellaneous
+# symbols and arrows: currency, letterlike, arrows, operators, technical, enclosed alphanumerics, box drawing,
+# shapes, miscellaneous symbols and dingbats. Not Braille (U+2800-28FF), nor the supplementary planes (emoji,
+# mathematical alphanumerics, pictographs).
+SYMBOL_BLOCKS = ((0x2000, 0x27FF), (0x2900, 0x2BFF))
+
+
+def add_glyph(font: TTFont, code_point: int, name: str, glyph: Glyph, advance: int, left_side_bearing: int) -> None:
+    """Adds a drawn glyph to the font and maps the character to it in every Unicode cmap."""
+    font['glyf'][name] = glyph  # also appends it to the glyph order
+    font['hmtx'][name] = (advance, left_side_bearing)
+    if name not in font.getGlyphOrder():
+        font.setGlyphOrder(font.getGlyphOrder() + [name])
+    for table in font['cmap'].tables:
+        if table.isUnicode():
+            table.cmap[code_point] = name
 
 
 def add_minus(font: TTFont) -> None:
@@ -49,13 +82,34 @@ def add_minus(font: TTFont) -> None:
     pen.lineTo((max(xs), top))
     pen.lineTo((max(xs), bottom))
     pen.closePath()
-    font['glyf']['minus'] = pen.glyph()  # also appends it to the glyph order
-    font['hmtx']['minus'] = (font['hmtx'][cmap[ord('+')]][0], min(xs))
-    if 'minus' not in font.getGlyphOrder():
-        font.setGlyphOrder(font.getGlyphOrder() + ['minus'])
-    for table in font['cmap'].tables:
-        if table.isUnicode():
-            table.cmap[0x2212] = 'minus'
+    add_glyph(font, 0x2212, 'minus', pen.glyph(), font['hmtx'][cmap[ord('+')]][0], min(xs))
+
+
+def add_som_sign(font: TTFont) -> None:
+    """U+20C0 SOM SIGN (Unicode 14), which no Noto font in Debian has. The National Bank of the Kyrgyz Republic
+    defines it as the capital letter С (for "сом") over an underscore: here the font's own С, and below it a bar
+    as wide as the letter, as thick as the letter E's lower arm (the weight's horizontal stroke), its top where
+    the font's underscore has its top."""
+    cmap = font.getBestCmap()
+    glyf = font['glyf']
+    letter = cmap[0x0421]  # CYRILLIC CAPITAL LETTER ES
+    glyph_set = font.getGlyphSet()
+    recording = DecomposingRecordingPen(glyph_set)
+    glyph_set[letter].draw(recording)
+    pen = TTGlyphPen(None)
+    recording.replay(pen)
+    bounds = glyf[letter]
+    e_heights = sorted({y for _, y in glyf[cmap[ord('E')]].getCoordinates(glyf)[0]})
+    thickness = e_heights[1] - e_heights[0]
+    top = glyf[cmap[ord('_')]].yMax
+    pen.moveTo((bounds.xMin, top - thickness))
+    pen.lineTo((bounds.xMin, top))
+    pen.lineTo((bounds.xMax, top))
+    pen.lineTo((bounds.xMax, top - thickness))
+    pen.closePath()
+    glyph = pen.glyph()
+    glyph.recalcBounds(glyf)
+    add_glyph(font, 0x20C0, 'uni20C0', glyph, font['hmtx'][letter][0], glyph.xMin)
 
 
 def cut(weight: str) -> None:
@@ -81,6 +135,7 @@ def fallback_options() -> subset.Options:
     options.layout_scripts = ['*']
     options.glyph_names = False
     options.notdef_outline = True
+    options.drop_tables += ['MATH']  # mathematical typesetting, which the renderer does not do
     return options
 
 
@@ -91,6 +146,45 @@ def cut_fallback(font: TTFont, output: str, unicodes: list[int] | None = None) -
     subsetter.populate(unicodes=keep)
     subsetter.subset(font)
     font.save(TARGET / output)
+
+
+def to_truetype(font: TTFont) -> TTFont:
+    """Converts a CFF font to TrueType outlines: each cubic curve becomes quadratic ones within CJK_MAX_ERROR
+    font units, contours reversed to TrueType's clockwise direction (as fontTools' otf2ttf snippet does).
+    The vertical tables go with CFF: the renderer sets text horizontally."""
+    glyph_order = font.getGlyphOrder()
+    glyph_set = font.getGlyphSet()
+    glyf = newTable('glyf')
+    glyf.glyphOrder = glyph_order
+    glyf.glyphs = {}
+    for name in glyph_order:
+        pen = TTGlyphPen(None)
+        glyph_set[name].draw(Cu2QuPen(pen, CJK_MAX_ERROR, reverse_direction=True))
+        glyph = pen.glyph()
+        glyph.recalcBounds(glyf)
+        glyf.glyphs[name] = glyph
+    for tag in ('CFF ', 'VORG', 'vhea', 'vmtx'):
+        del font[tag]
+    font['loca'] = newTable('loca')
+    font['glyf'] = glyf
+    hmtx = font['hmtx']
+    for name in glyph_order:  # TrueType wants the left side bearing to equal the outline's xMin
+        hmtx[name] = (hmtx[name][0], glyf[name].xMin)
+    maxp = newTable('maxp')
+    maxp.tableVersion = 0x00010000
+    maxp.numGlyphs = len(glyph_order)
+    maxp.maxZones = 1
+    for field in ('maxTwilightPoints', 'maxStorage', 'maxFunctionDefs', 'maxInstructionDefs', 'maxStackElements',
+                  'maxSizeOfInstructions', 'maxComponentElements'):
+        setattr(maxp, field, 0)
+    font['maxp'] = maxp
+    font['post'].formatType = 3.0
+    font.sfntVersion = '\x00\x01\x00\x00'
+    return font
+
+
+def in_symbol_blocks(code_point: int) -> bool:
+    return any(first <= code_point <= last for first, last in SYMBOL_BLOCKS)
 
 
 def ranges(code_points: list[int]) -> list[int]:
@@ -158,12 +252,29 @@ def write_coverage(faces: list[tuple[str, str, str]]) -> None:
 def main() -> None:
     for weight in ('Regular', 'Bold'):
         cut(weight)
+    covered = set(TTFont(TARGET / 'NotoSans-Regular.ttf').getBestCmap())
     faces: list[tuple[str, str, str]] = []
+    for weight in ('Regular', 'Bold'):
+        font = TTFont(SOURCE / f'NotoSans-{weight}.ttf', recalcTimestamp=False)
+        add_som_sign(font)
+        rest = sorted(set(font.getBestCmap()) - covered)
+        cut_fallback(font, f'NotoSansExtra-{weight}.ttf', rest)
+        faces.append((f'NotoSansExtra-{weight}.ttf', 'extra', weight.lower()))
+    covered |= set(rest)
     for family, stem in SCRIPT_FAMILIES:
         for weight in ('Regular', 'Bold'):
             file = f'{stem}-{weight}.ttf'
             cut_fallback(TTFont(SOURCE / file, recalcTimestamp=False), file)
             faces.append((file, family, weight.lower()))
+    for family, stem in SYMBOL_FAMILIES:
+        font = TTFont(SOURCE / f'{stem}-Regular.ttf', recalcTimestamp=False)
+        symbols = sorted(c for c in font.getBestCmap() if in_symbol_blocks(c) and c not in covered)
+        cut_fallback(font, f'{stem}-Regular.ttf', symbols)
+        faces.append((f'{stem}-Regular.ttf', family, 'regular'))
+        covered |= set(symbols)
+    # Bold CJK (19 MB more) would double the memory a Worker isolate holds for CJK text: bold is drawn emboldened.
+    cut_fallback(to_truetype(TTFont(CJK_SOURCE, fontNumber=CJK_FACE_INDEX, recalcTimestamp=False)), 'NotoSansCJK-Regular.ttf')
+    faces.append(('NotoSansCJK-Regular.ttf', 'cjk', 'regular'))
     write_coverage(faces)
 
 

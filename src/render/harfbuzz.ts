@@ -115,8 +115,16 @@ interface Tags {
   language(tag: string): number;
 }
 
+/** malloc, which answers 0 when the heap cannot grow (wasm memory is at most 2 GB here). */
+function allocate(hb: HarfBuzzExports, size: number): number {
+  const pointer = hb.malloc(size);
+  if (pointer === 0) throw new RangeError(`HarfBuzz: out of memory for ${size} bytes`);
+  return pointer;
+}
+
 function openFace(hb: HarfBuzzExports, tags: Tags, bytes: Uint8Array, index: number): HarfBuzzFace {
-  const data = hb.malloc(bytes.length);
+  // The copy is never freed (no destroy function): the face, which holds the blob, lives as long as the process.
+  const data = allocate(hb, bytes.length);
   new Uint8Array(hb.memory.buffer, data, bytes.length).set(bytes);
   const blob = hb.hb_blob_create(data, bytes.length, HB_MEMORY_MODE_READONLY, 0, 0);
   const face = hb.hb_face_create(blob, index);
@@ -140,7 +148,7 @@ function shapeText(
   if (start < 0 || length < 0 || start + length > text.length) {
     throw new RangeError(`HarfBuzz: item ${start}+${length} outside a text of ${text.length}`);
   }
-  const units = hb.malloc(text.length * 2 || 2);
+  const units = allocate(hb, text.length * 2 || 2);
   const buffer = hb.hb_buffer_create();
   try {
     const view = new Uint16Array(hb.memory.buffer, units, text.length);
@@ -188,7 +196,7 @@ function tagLookup(hb: HarfBuzzExports, fromString: (text: number, length: numbe
     const cached = known.get(tag);
     if (cached !== undefined) return cached;
     if (!/^[\x21-\x7e]+$/.test(tag)) throw new RangeError(`HarfBuzz: not an ASCII tag: ${JSON.stringify(tag)}`);
-    const text = hb.malloc(tag.length);
+    const text = allocate(hb, tag.length);
     new Uint8Array(hb.memory.buffer, text, tag.length).set(Array.from(tag, (char) => char.charCodeAt(0)));
     const value = fromString(text, tag.length);
     hb.free(text);

@@ -289,14 +289,12 @@ function embedFont(context: PDFContext, use: FontUse): PDFRef {
 }
 
 /**
- * The fonts of one document: each line set once (for collecting glyphs, then for drawing), and a FontUse per
- * face drawn. The Latin faces are F1 and F2 in every document; script faces follow as F3, F4… in the order of
+ * The fonts of one document: a FontUse per face drawn. The Latin faces are F1 and F2 in every document; script faces follow as F3, F4… in the order of
  * font-coverage.ts, whatever order the text meets them in, so that the bytes depend on the text alone.
  */
 class DocumentFonts {
   readonly set: FontSet;
   private readonly uses = new Map<EmbeddableFace, FontUse>();
-  private readonly lines = new Map<string, SetLine>();
 
   constructor(set: FontSet) {
     this.set = set;
@@ -304,14 +302,9 @@ class DocumentFonts {
     this.uses.set(set.bold.latin, new FontUse(set.bold.latin, 'F2', false));
   }
 
+  /** A line as the font set sets it (and keeps it): the same runs for collecting glyphs and for drawing them. */
   lineOf(weight: FontWeight, text: string): SetLine {
-    const key = `${weight} ${text}`;
-    let line = this.lines.get(key);
-    if (!line) {
-      line = this.set[weight].setLine(text);
-      this.lines.set(key, line);
-    }
-    return line;
+    return this.set[weight].setLine(text);
   }
 
   useOf(face: EmbeddableFace): FontUse {

@@ -63,14 +63,15 @@ export function isDefaultIgnorable(codePoint: number): boolean {
   return DEFAULT_IGNORABLE.some(([first, last]) => codePoint >= first && codePoint <= last);
 }
 
-/** Combining marks of the scripts the fonts cover: they belong to the letter before them and never start a line. */
+/**
+ * General_Category Mark (Mn, Mc, Me). The property is stable for every character the bundled fonts draw (Latin,
+ * Greek and Cyrillic accents, Arabic harakat, Hebrew points, Indic vowel signs and viramas, Thai vowels and tone
+ * marks) and has been since long before any runtime this service runs on, so Bun, Node and workerd agree; only
+ * characters assigned after them could differ, and no font here draws those.
+ */
+const MARK = /^\p{M}$/u;
+
+/** Combining marks: they belong to the letter before them and never start a line. */
 export function isCombiningMark(codePoint: number): boolean {
-  return (
-    (codePoint >= 0x0300 && codePoint <= 0x036f) ||
-    (codePoint >= 0x0483 && codePoint <= 0x0489) ||
-    (codePoint >= 0x1ab0 && codePoint <= 0x1aff) ||
-    (codePoint >= 0x1dc0 && codePoint <= 0x1dff) ||
-    (codePoint >= 0x20d0 && codePoint <= 0x20ff) ||
-    (codePoint >= 0xfe20 && codePoint <= 0xfe2f)
-  );
+  return codePoint >= 0x0300 && MARK.test(String.fromCodePoint(codePoint));
 }

@@ -34,8 +34,11 @@ function table(tables: Map<string, TableRecord>, tag: string): TableRecord {
 }
 
 export function readTrueType(source: Uint8Array): TrueTypeFile {
-  // A plain copy: a Node Buffer's slice() is a view into a shared pool, which the subsetter's DataViews would misread.
-  const bytes = Uint8Array.from(source);
+  // A plain Uint8Array, whose slice() copies (a Node Buffer's is a view, which the subsetter's writes would
+  // corrupt). A view of part of a buffer (a Buffer from the shared pool) is copied, since the subsetter's
+  // DataViews read from the buffer's start; a font that has its buffer to itself is not (a CJK face is 20 MB).
+  const ownsBuffer = source.byteOffset === 0 && source.byteLength === source.buffer.byteLength;
+  const bytes = ownsBuffer ? new Uint8Array(source.buffer) : Uint8Array.from(source);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tables = new Map<string, TableRecord>();
   const numTables = view.getUint16(4);

@@ -1,5 +1,6 @@
 import type { TextFace } from './fonts.ts';
-import { isCombiningMark, SOFT_HYPHEN } from './text.ts';
+import { breakOpportunities, splitsCluster } from './line-breaks.ts';
+import { SOFT_HYPHEN } from './text.ts';
 
 /** Characters a word too wide for a whole line may break after, such as in `4500012345/ACME-PROCUREMENT-EMEA`. */
 const BREAK_AFTER = new Set(['/', '-', '_']);
@@ -11,15 +12,20 @@ interface Piece {
 }
 
 /**
- * The longest prefix of `word` that fits `room` and ends at a place the word may break: after `/`, `-` or `_`
- * (when `identifiers`), or at a soft hyphen, drawn there as a hyphen. Undefined when no such prefix fits.
- * Found by bisection over the break places: a word of 2,000 soft hyphens must not be measured 2,000 times.
+ * The longest prefix of `word` that fits `room` and ends at a place the word may break: between CJK characters
+ * and Thai words (line-breaks.ts), after `/`, `-` or `_` (when `identifiers`), or at a soft hyphen, drawn there
+ * as a hyphen. Undefined when no such prefix fits. Found by bisection over the break places: a word of 2,000 soft
+ * hyphens must not be measured 2,000 times.
  */
 function breakAtOpportunity(word: string, face: TextFace, size: number, room: number, identifiers: boolean): Piece | undefined {
+  const scriptPlaces = breakOpportunities(word);
   const places: number[] = [];
+  let next = 0;
   for (let i = 1; i < word.length; i++) {
     const char = word[i - 1]!;
-    if ((char === SOFT_HYPHEN && i > 1) || (identifiers && BREAK_AFTER.has(char))) places.push(i);
+    const scriptPlace = scriptPlaces[next] === i;
+    if (scriptPlace) next++;
+    if (scriptPlace || (char === SOFT_HYPHEN && i > 1) || (identifiers && BREAK_AFTER.has(char))) places.push(i);
   }
   const pieceAt = (i: number): Piece => ({
     line: word[i - 1] === SOFT_HYPHEN ? `${word.slice(0, i - 1)}-` : word.slice(0, i),
@@ -41,13 +47,16 @@ function breakAtOpportunity(word: string, face: TextFace, size: number, room: nu
 }
 
 /**
- * The last resort: the longest prefix that fits, cut between characters but never between a letter and its
- * combining marks, and at least one letter. Found by bisection, since a word can be 2,000 characters long.
+ * The last resort: the longest prefix that fits, cut between characters but never inside what is drawn as one
+ * (a letter and its combining marks, a conjunct, a joined pair: line-breaks.ts splitsCluster), and at least one
+ * letter. Found by bisection, since a word can be 2,000 characters long.
  */
 function breakAnywhere(word: string, face: TextFace, size: number, room: number): Piece {
   const chars = [...word];
   const cuts: number[] = [];
-  for (let end = 1; end < chars.length; end++) if (!isCombiningMark(chars[end]!.codePointAt(0)!)) cuts.push(end);
+  for (let end = 1; end < chars.length; end++) {
+    if (!splitsCluster(chars[end - 1]!.codePointAt(0)!, chars[end]!.codePointAt(0)!)) cuts.push(end);
+  }
   const fits = (cut: number) => face.widthOf(chars.slice(0, cut).join(''), size) <= room;
   let best = cuts[0] ?? chars.length;
   let [low, high] = [1, cuts.length - 1];
@@ -65,8 +74,9 @@ function breakAnywhere(word: string, face: TextFace, size: number, room: number)
 
 /**
  * Wraps text to a column. Line breaks in the text are kept and lines break at spaces. A word that does not fit
- * what is left of a line may break there at a soft hyphen (drawn as a hyphen); otherwise it moves to the next
- * line. Only a word wider than a whole line is broken: after the last `/`, `-` or `_` that fits, else between
+ * what is left of a line may break there at a soft hyphen (drawn as a hyphen) or, in CJK and Thai text, where
+ * line-breaks.ts finds a place (no hyphen), so that text without spaces fills each line; otherwise it moves to
+ * the next line. Only a word wider than a whole line is broken: after the last `/`, `-` or `_` that fits, else between
  * characters, so nothing ever runs past the column. A line's width is the sum of its words and spaces, which
  * is exact because the fonts kern no pair with a space (test/render/shaping.test.ts).
  */

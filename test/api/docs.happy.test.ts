@@ -24,6 +24,30 @@ describe('GET /docs/api/errors', () => {
     }
   });
 
+  it('says under render_rejected which scripts the bundled fonts draw, and that emoji are not drawn', async () => {
+    const html = await (await app.call('/docs/api/errors')).text();
+    const start = html.indexOf('<h2 id="render_rejected">');
+    const section = html.slice(start, html.indexOf('</section>', start));
+    expect(section).toContain('<code>undrawable_characters</code>');
+    for (const script of [
+      'Latin',
+      'Greek',
+      'Cyrillic',
+      'Arabic',
+      'Hebrew',
+      'Devanagari',
+      'Bengali',
+      'Tamil',
+      'Thai',
+      'Chinese',
+      'Japanese',
+      'Korean',
+    ]) {
+      expect(section, script).toContain(script);
+    }
+    expect(section).toContain('Not drawn: emoji');
+  });
+
   it('is where every docs_url points', async () => {
     const body = await (await app.call('/api/v1/templates/x')).json();
     const url = new URL(body.error.docs_url);
