@@ -81,10 +81,16 @@ class FontUse {
   resource: string;
   /** Glyph → the text it shows; a Latin glyph shows its one character. */
   readonly used = new Map<number, string>();
-  /** Script faces: `gid text` → the number of a copy of the glyph that shows that text. */
+  /**
+   * `gid text` → the number of a copy of the glyph that shows that text: in a script face, and for a Latin
+   * glyph that was given a text of its own (a bracket mirrored in right-to-left text), which Latin-only
+   * documents never have, so their bytes stay.
+   */
   private readonly copies = new Map<string, number>();
   private readonly copyOrder: [number, string][] = [];
   private readonly distinctText: boolean;
+  /** Glyphs seen with a text of their own. */
+  private readonly textual = new Set<number>();
   glyphs: number[] = [];
   /** The subset's glyph id of each glyph of the font. */
   newIds = new Uint16Array(0);
@@ -95,6 +101,10 @@ class FontUse {
     this.distinctText = distinctText;
   }
 
+  private distinct(glyph: ShapedGlyph): boolean {
+    return this.distinctText || glyph.text !== undefined || this.textual.has(glyph.gid);
+  }
+
   /** Notes a run's glyphs, and the characters the font cannot draw (shaped as glyph 0). */
   collect(glyphs: readonly ShapedGlyph[], missing: Set<number>): void {
     for (const glyph of glyphs) {
@@ -102,10 +112,11 @@ class FontUse {
         missing.add(glyph.codePoint);
         continue;
       }
+      if (glyph.text !== undefined) this.textual.add(glyph.gid);
       const text = glyph.text ?? String.fromCodePoint(glyph.codePoint);
       const shown = this.used.get(glyph.gid);
       if (shown === undefined) this.used.set(glyph.gid, text);
-      else if (this.distinctText && shown !== text && !this.copies.has(`${glyph.gid} ${text}`)) {
+      else if (shown !== text && this.distinct(glyph) && !this.copies.has(`${glyph.gid} ${text}`)) {
         this.copies.set(`${glyph.gid} ${text}`, -1);
         this.copyOrder.push([glyph.gid, text]);
       }
@@ -126,10 +137,9 @@ class FontUse {
 
   /** The subset's number of a glyph as it shows its text. */
   private idOf(glyph: ShapedGlyph): number {
-    if (this.distinctText && glyph.text !== undefined && this.used.get(glyph.gid) !== glyph.text) {
-      return this.copies.get(`${glyph.gid} ${glyph.text}`)!;
-    }
-    return this.newIds[glyph.gid]!;
+    if (!this.distinct(glyph)) return this.newIds[glyph.gid]!;
+    const text = glyph.text ?? String.fromCodePoint(glyph.codePoint);
+    return this.used.get(glyph.gid) === text ? this.newIds[glyph.gid]! : this.copies.get(`${glyph.gid} ${text}`)!;
   }
 
   /**

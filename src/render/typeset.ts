@@ -98,11 +98,21 @@ function itemize(text: string, levels: Uint8Array, faces: LineFaces): Item[] {
   return items;
 }
 
-/** A Latin run: the own shaper; right-to-left (neutrals between right-to-left words) mirrored and reversed. */
+/**
+ * A Latin run: the own shaper; right-to-left (neutrals between right-to-left words) mirrored and reversed. A
+ * mirrored glyph shows the character as sent, as a script face's does, since extractors do not mirror.
+ */
 function latinRun(text: string, item: Item, face: FontFace): ShapedGlyph[] {
   const slice = text.slice(item.start, item.end);
   if (item.level % 2 === 0) return face.shape(slice);
-  return face.shape([...slice].map(mirrored).join('')).reverse();
+  return face
+    .shape([...slice].map(mirrored).join(''))
+    .reverse()
+    .map((glyph) => {
+      const drawn = String.fromCodePoint(glyph.codePoint);
+      const sent = mirrored(drawn);
+      return sent === drawn ? glyph : { ...glyph, text: sent };
+    });
 }
 
 /**

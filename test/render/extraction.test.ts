@@ -95,7 +95,9 @@ type Extractor = 'pdftotext' | 'pdftotext -layout' | 'pdf.js';
  *   placed where drawn, and U+060C ARABIC COMMA counts as left to right («فهد، حي» gives «فهد ،حي»).
  * - pdf.js turns each text item around on its own, and a line has one item per font: where a right-to-left
  *   line draws digits, punctuation or words with the Latin face (the Hebrew face has no digits; the Arabic
- *   face has no EN DASH), its items come in drawing order («תודה!» gives «!תודה»).
+ *   face has no EN DASH, nor brackets), its items come in drawing order («תודה!» gives «!תודה»); a bracket
+ *   drawn mirrored shows the character sent, as it must for the extractors' bidi, so in such an item it comes
+ *   out turned («(בע״מ)» gives «)בע״מ(»).
  * Every other line is exact in all three: all the lines of the Indic, Thai and CJK invoices, right-to-left
  * lines of one direction (with joining forms, lam-alef, harakat, niqqud and ZWNJ), left-to-right lines with a
  * right-to-left stretch in pdf.js.
@@ -110,8 +112,8 @@ const EXPECTED_DIFFERENCES: Readonly<Record<string, Differences>> = {
     'Invoice INV-1 · شركة النور للتجارة العامة': POPPLER_BOTH('شركة النور للتجارة العامة · Invoice INV-1'),
     'شارع الملك فهد، حي العليا، الرياض ١٢٢١٤': POPPLER_BOTH('شارع الملك فهد ،حي العليا ،الرياض ١٢٢١٤'),
     'لابتوب ديل ١٥ بوصة، ذاكرة ١٦ جيجابايت (عدد ٣)': {
-      ...POPPLER_BOTH('لابتوب ديل ١٥بوصة ،ذاكرة ١٦جيجابايت )عدد (٣'),
-      'pdf.js': '(عدد ٣) لابتوب ديل ١٥ بوصة، ذاكرة ١٦ جيجابايت',
+      ...POPPLER_BOTH('لابتوب ديل ١٥بوصة ،ذاكرة ١٦جيجابايت (عدد )٣'),
+      'pdf.js': ')عدد ٣( لابتوب ديل ١٥ بوصة، ذاكرة ١٦ جيجابايت',
     },
     'خدمات استشارية لشهر مارس ٢٠٢٥ – ٤٠ ساعة': {
       ...POPPLER_BOTH('خدمات استشارية لشهر مارس ٤٠ – ٢٠٢٥ساعة'),
@@ -149,6 +151,7 @@ const EXPECTED_DIFFERENCES: Readonly<Record<string, Differences>> = {
     'Cohen & Co. כהן ושות׳ Tel Aviv': POPPLER_BOTH('Cohen & Co. כהן ושות׳Tel Aviv'),
     'Laptop stand لابتوب 15 inch (2 pcs)': POPPLER_BOTH('Laptop stand 15 لابتوبinch (2 pcs)'),
     'Order 42: لابتوب Dell و 3 شاشات': POPPLER_BOTH('Order 42: لابتوبDell شاشات3 و'),
+    'ייעוץ (בע״מ) תל אביב': { 'pdf.js': 'תל אביב )בע״מ( ייעוץ' },
   },
 };
 
@@ -165,6 +168,7 @@ const MIXED = [
   'Tokyo 東京都 Office 3F, ถนนสุขุมวิท Sukhumvit Rd. 99/1',
   'Laptop stand لابتوب 15 inch (2 pcs)',
   'शर्मा Enterprises Pvt. Ltd. 2025',
+  'ייעוץ (בע״מ) תל אביב',
   'Order 42: لابتوب Dell و 3 شاشات',
 ];
 
