@@ -1,8 +1,3 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/json/parse.ts';
@@ -11,6 +6,7 @@ import { renderPdf } from '../../src/render/index.ts';
 import { renderInput } from '../../src/templates/template.ts';
 import { CORPUS } from '../fixtures/scripts/corpus.ts';
 import { testFonts } from '../support/app.ts';
+import { pdftotext, readPdf } from '../support/pdf.ts';
 import { finalBody, INVOICE_FIELDS } from '../support/requests.ts';
 
 /**
@@ -52,31 +48,6 @@ async function render(body: unknown): Promise<{ bytes: Uint8Array; lines: string
   return { bytes, lines };
 }
 
-function pdftotext(bytes: Uint8Array, layout: boolean): string {
-  const dir = mkdtempSync(join(tmpdir(), 'extraction-'));
-  try {
-    writeFileSync(join(dir, 'document.pdf'), bytes);
-    const args = [...(layout ? ['-layout'] : []), '-enc', 'UTF-8', join(dir, 'document.pdf'), '-'];
-    return execFileSync('pdftotext', args, { encoding: 'utf8' });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/** pdf.js's text as a viewer copies it: its items in order, a line break where pdf.js marks the end of a line. */
-async function pdfjsText(bytes: Uint8Array): Promise<string> {
-  const task = getDocument({ data: Uint8Array.from(bytes), useSystemFonts: false, verbosity: 0 });
-  const document = await task.promise;
-  let text = '';
-  for (let number = 1; number <= document.numPages; number++) {
-    const content = await (await document.getPage(number)).getTextContent();
-    for (const item of content.items) if ('str' in item) text += item.str + (item.hasEOL ? '\n' : '');
-    text += '\n';
-  }
-  await task.destroy();
-  return text;
-}
-
 type Extractor = 'pdftotext' | 'pdftotext -layout' | 'pdf.js';
 
 /**
@@ -92,7 +63,9 @@ type Extractor = 'pdftotext' | 'pdftotext -layout' | 'pdf.js';
  *   space after a right-to-left stretch comes before it («כהן Tel» gives « כהןTel»); the Arabic, Persian and
  *   Urdu invoices count as right to left, so a left-to-right line ending in a bracket comes out turned around
  *   («Unit price (EUR)» gives «)Unit price (EUR»). Digits (European and Arabic-Indic) are a class of their own
- *   placed where drawn, and U+060C ARABIC COMMA counts as left to right («فهد، حي» gives «فهد ،حي»).
+ *   placed where drawn, U+060C ARABIC COMMA counts as left to right («فهد، حي» gives «فهد ،حي»), and marks
+ *   are neutral: on a left-to-right page, a right-to-left line whose last letter has a mark (drawn leftmost)
+ *   gets that mark first («بِ» gives «ِب»).
  * - pdf.js turns each text item around on its own, and a line has one item per font: where a right-to-left
  *   line draws digits, punctuation or words with the Latin face (the Hebrew face has no digits; the Arabic
  *   face has no EN DASH, nor brackets), its items come in drawing order («תודה!» gives «!תודה»); a bracket
@@ -152,13 +125,14 @@ const EXPECTED_DIFFERENCES: Readonly<Record<string, Differences>> = {
     'Laptop stand لابتوب 15 inch (2 pcs)': POPPLER_BOTH('Laptop stand 15 لابتوبinch (2 pcs)'),
     'Order 42: لابتوب Dell و 3 شاشات': POPPLER_BOTH('Order 42: لابتوبDell شاشات3 و'),
     'ייעוץ (בע״מ) תל אביב': { 'pdf.js': 'תל אביב )בע״מ( ייעוץ' },
+    'بَيْتُ الْكِتَابِ': POPPLER_BOTH('ِبَيْتُ الْكِتَاب'),
   },
 };
 
 const extractors: Record<Extractor, (bytes: Uint8Array) => Promise<string> | string> = {
-  pdftotext: (bytes) => pdftotext(bytes, false),
-  'pdftotext -layout': (bytes) => pdftotext(bytes, true),
-  'pdf.js': pdfjsText,
+  pdftotext: (bytes) => pdftotext(bytes),
+  'pdftotext -layout': (bytes) => pdftotext(bytes, { layout: true }),
+  'pdf.js': async (bytes) => (await readPdf(bytes)).pages.map((page) => page.copied).join('\n'),
 };
 
 /** Lines that mix scripts, directions and digits: seller, client, address, items, notes as in the corpus. */
@@ -169,6 +143,7 @@ const MIXED = [
   'Laptop stand لابتوب 15 inch (2 pcs)',
   'शर्मा Enterprises Pvt. Ltd. 2025',
   'ייעוץ (בע״מ) תל אביב',
+  'بَيْتُ الْكِتَابِ',
   'Order 42: لابتوب Dell و 3 شاشات',
 ];
 
