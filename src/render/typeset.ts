@@ -136,7 +136,6 @@ function scriptRun(text: string, item: Item, face: ScriptFace): ShapedGlyph[] {
     advance: glyph.xAdvance * scale,
     dx: glyph.xOffset * scale,
     dy: glyph.yOffset * scale,
-    text: '',
   }));
   return clusterTexts(text, item, glyphs, shaped, rtl);
 }
@@ -158,10 +157,13 @@ const NONSPACING_MARK = /^\p{Mn}$/u;
 function clusterTexts(text: string, item: Item, glyphs: ShapedGlyph[], shaped: readonly HarfBuzzGlyph[], rtl: boolean): ShapedGlyph[] {
   const starts = [...new Set(shaped.map((glyph) => glyph.cluster))].sort((a, b) => a - b);
   const textOf = new Map(starts.map((start, index) => [start, text.slice(start, starts[index + 1] ?? item.end)]));
-  const invisible = (start: number) =>
-    [...textOf.get(start)!].every((char) => isDefaultIgnorable(char.codePointAt(0)!)) &&
-    glyphs.every((glyph, index) => shaped[index]!.cluster !== start || (glyph.advance === 0 && glyph.dx === 0 && glyph.dy === 0));
-  const hidden = new Set(starts.filter(invisible));
+  const empty = new Map<number, boolean>();
+  glyphs.forEach(({ advance, dx, dy }, index) => {
+    const cluster = shaped[index]!.cluster;
+    empty.set(cluster, (empty.get(cluster) ?? true) && advance === 0 && dx === 0 && dy === 0);
+  });
+  const ignorable = (start: number) => [...textOf.get(start)!].every((char) => isDefaultIgnorable(char.codePointAt(0)!));
+  const hidden = new Set(starts.filter((start) => empty.get(start) && ignorable(start)));
   if (hidden.size === starts.length) hidden.clear();
   let leading = '';
   let lastDrawn: number | undefined;
