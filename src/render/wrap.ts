@@ -13,12 +13,18 @@ interface Piece {
 
 /**
  * The longest prefix of `word` that fits `room` and ends at a place the word may break: between CJK characters
- * and Thai words (line-breaks.ts), after `/`, `-` or `_` (when `identifiers`), or at a soft hyphen, drawn there
+ * and Thai words (`scriptPlaces`, from line-breaks.ts), after `/`, `-` or `_` (when `identifiers`), or at a soft hyphen, drawn there
  * as a hyphen. Undefined when no such prefix fits. Found by bisection over the break places: a word of 2,000 soft
  * hyphens must not be measured 2,000 times.
  */
-function breakAtOpportunity(word: string, face: FontFace, size: number, room: number, identifiers: boolean): Piece | undefined {
-  const scriptPlaces = breakOpportunities(word);
+function breakAtOpportunity(
+  word: string,
+  scriptPlaces: readonly number[],
+  face: FontFace,
+  size: number,
+  room: number,
+  identifiers: boolean,
+): Piece | undefined {
   const places: number[] = [];
   let next = 0;
   for (let i = 1; i < word.length; i++) {
@@ -44,6 +50,11 @@ function breakAtOpportunity(word: string, face: FontFace, size: number, room: nu
     }
   }
   return best;
+}
+
+/** The places of `places` in what is left of a word once its first `cut` UTF-16 units are on a line. */
+function placesAfter(places: readonly number[], cut: number): number[] {
+  return places.filter((place) => place > cut).map((place) => place - cut);
 }
 
 /**
@@ -98,10 +109,13 @@ export function wrapText(text: string, face: FontFace, size: number, columnWidth
         lineWidth = candidateWidth;
         continue;
       }
+      // Found once per word: a paragraph of Thai or Japanese without spaces is one word of many lines.
+      let scriptPlaces = breakOpportunities(word);
       if (line !== '') {
-        const hyphenated = breakAtOpportunity(word, face, size, width - lineWidth - spaceWidth, false);
+        const hyphenated = breakAtOpportunity(word, scriptPlaces, face, size, width - lineWidth - spaceWidth, false);
         if (hyphenated) {
           lines.push(`${line} ${hyphenated.line}`);
+          scriptPlaces = placesAfter(scriptPlaces, word.length - hyphenated.rest.length);
           word = hyphenated.rest;
           wordWidth = face.widthOf(word, size);
         } else {
@@ -109,8 +123,9 @@ export function wrapText(text: string, face: FontFace, size: number, columnWidth
         }
       }
       while (wordWidth > width) {
-        const piece = breakAtOpportunity(word, face, size, width, true) ?? breakAnywhere(word, face, size, width);
+        const piece = breakAtOpportunity(word, scriptPlaces, face, size, width, true) ?? breakAnywhere(word, face, size, width);
         lines.push(piece.line);
+        scriptPlaces = placesAfter(scriptPlaces, word.length - piece.rest.length);
         word = piece.rest;
         wordWidth = face.widthOf(word, size);
       }
