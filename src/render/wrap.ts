@@ -83,6 +83,19 @@ function breakAnywhere(word: string, face: FontFace, size: number, room: number)
   return { line: chars.slice(0, best).join(''), rest: chars.slice(best).join('') };
 }
 
+/** Thai MAI YAMOK, written after a space (ดี ๆ): it repeats the word before it, and no line starts with it. */
+const REPETITION_MARK = '\u0e46';
+
+/** The words of a paragraph between its spaces, a word that starts with ๆ kept with the word before it. */
+function wordsOf(paragraph: string): string[] {
+  const words: string[] = [];
+  for (const word of paragraph.split(' ')) {
+    if (word.startsWith(REPETITION_MARK) && words.length > 0) words[words.length - 1] += ` ${word}`;
+    else words.push(word);
+  }
+  return words;
+}
+
 /**
  * Wraps text to a column. Line breaks in the text are kept and lines break at spaces. A word that does not fit
  * what is left of a line may break there at a soft hyphen (drawn as a hyphen) or, in CJK and Thai text, where
@@ -99,7 +112,7 @@ export function wrapText(text: string, face: FontFace, size: number, columnWidth
   for (const paragraph of text.split('\n')) {
     let line = '';
     let lineWidth = 0;
-    const words = paragraph.split(' ');
+    const words = wordsOf(paragraph);
     for (let index = 0; index < words.length; index++) {
       let word = words[index]!;
       let wordWidth = face.widthOf(word, size);
