@@ -13,9 +13,9 @@ interface Piece {
 
 /**
  * The longest prefix of `word` that fits `room` and ends at a place the word may break: between CJK characters
- * and Thai words (`scriptPlaces`, from line-breaks.ts), after `/`, `-` or `_` (when `identifiers`), or at a soft hyphen, drawn there
- * as a hyphen. Undefined when no such prefix fits. Found by bisection over the break places: a word of 2,000 soft
- * hyphens must not be measured 2,000 times.
+ * and Thai words (`scriptPlaces`, from line-breaks.ts), after `/`, `-` or `_` (when `identifiers`), or at a soft
+ * hyphen, drawn there as a hyphen. Undefined when no such prefix fits. Found by bisection over the break places:
+ * a word of 2,000 soft hyphens must not be measured 2,000 times.
  */
 function breakAtOpportunity(
   word: string,
@@ -100,9 +100,10 @@ function wordsOf(paragraph: string): string[] {
  * Wraps text to a column. Line breaks in the text are kept and lines break at spaces. A word that does not fit
  * what is left of a line may break there at a soft hyphen (drawn as a hyphen) or, in CJK and Thai text, where
  * line-breaks.ts finds a place (no hyphen), so that text without spaces fills each line; otherwise it moves to
- * the next line. Only a word wider than a whole line is broken: after the last `/`, `-` or `_` that fits, else between
- * characters, so nothing ever runs past the column. A line's width is the sum of its words and spaces, which
- * is exact because the fonts kern no pair with a space (test/render/shaping.test.ts).
+ * the next line. Only a word wider than a whole line is broken: after the last `/`, `-` or `_` that fits, else
+ * between characters but never inside a cluster, so nothing ever runs past the column. A line's width is the sum
+ * of its words and spaces, which is exact because the fonts kern no pair with a space
+ * (test/render/shaping.test.ts).
  */
 export function wrapText(text: string, face: FontFace, size: number, columnWidth: number): string[] {
   // A column is never narrower than one point, so that breaking a word always makes progress.
