@@ -31,10 +31,11 @@ describe('text without spaces fills each line to the column where it may break',
     expect(wrapText('서울특별시 강남구 테헤란로', monospace, 1, 8)).toEqual(['서울특별시 강남', '구 테헤란로']);
   });
 
-  it('Thai wraps at word boundaries, spaces between phrases kept', () => {
+  it('Thai wraps at word boundaries, spaces between phrases kept, ๆ after a space never starts a line', () => {
     expect(wrapText('บริษัทสยามพาณิชย์จำกัด', monospace, 1, 9)).toEqual(['บริษัทสยาม', 'พาณิชย์จำกัด']);
     expect(wrapText('บริษัทสยามพาณิชย์จำกัด', monospace, 1, 6)).toEqual(['บริษัท', 'สยาม', 'พาณิชย์', 'จำกัด']);
     expect(wrapText('ค่าบริการ รายเดือน', monospace, 1, 40)).toEqual(['ค่าบริการ รายเดือน']);
+    expect(wrapText('บริการดี ๆ ราคาถูก', monospace, 1, 7)).toEqual(['บริการ', 'ดี ๆ', 'ราคาถูก']);
   });
 
   it('a Thai word longer than a line is cut between characters, never inside a cluster', () => {
