@@ -26,6 +26,7 @@ interface HarfBuzzExports {
   hb_buffer_set_script(buffer: number, script: number): void;
   hb_buffer_set_language(buffer: number, language: number): void;
   hb_buffer_set_flags(buffer: number, flags: number): void;
+  hb_buffer_guess_segment_properties(buffer: number): void;
   hb_buffer_set_cluster_level(buffer: number, level: number): void;
   hb_buffer_get_length(buffer: number): number;
   hb_buffer_get_glyph_infos(buffer: number, length: number): number;
@@ -157,6 +158,8 @@ function shapeText(
     hb.hb_buffer_set_direction(buffer, HB_DIRECTION[options.direction]);
     if (options.script !== undefined) hb.hb_buffer_set_script(buffer, tags.script(options.script));
     if (options.language !== undefined) hb.hb_buffer_set_language(buffer, tags.language(options.language));
+    // What is still unset (the script of a CJK or symbols run) is taken from the text, as hb-shape does.
+    hb.hb_buffer_guess_segment_properties(buffer);
     // Beginning/end of text only where the item touches the ends of `text` (HarfBuzz: "should usually be set,
     // unless you are passing only part of the text"), e.g. a dotted circle under a mark that starts a value.
     const flags = (start === 0 ? HB_BUFFER_FLAG_BOT : 0) | (start + length === text.length ? HB_BUFFER_FLAG_EOT : 0);

@@ -1,4 +1,4 @@
-import { embeddingLevels, mirrored } from './bidi.ts';
+import { embeddingLevels, mirrored, RIGHT_TO_LEFT_MARK } from './bidi.ts';
 import type { FontFace, ScriptFace } from './faces.ts';
 import { covers, type Fallback, FontsNotLoaded } from './fallback.ts';
 import type { FallbackFaceInfo } from './font-coverage.ts';
@@ -68,12 +68,12 @@ interface Item {
  * them; marks, joiners and other ignorables stay with the letter before them; spaces, digits and punctuation
  * stay in the face of the run they are in when it has them, so that a script's own shaping is not cut.
  */
-function itemize(text: string, levels: Uint8Array, faces: LineFaces): Item[] {
+function itemize(text: string, from: number, levels: Uint8Array, faces: LineFaces): Item[] {
   const items: Item[] = [];
   let current: Item | undefined;
   const coveredBy = (face: number, codePoint: number) =>
     face < 0 ? faces.latin.glyphOf(codePoint) !== undefined : covers(faces.fallbacks[face]!.info, codePoint);
-  for (let i = 0; i < text.length; ) {
+  for (let i = from; i < text.length; ) {
     const codePoint = text.codePointAt(i)!;
     const length = codePoint > 0xffff ? 2 : 1;
     const char = text.slice(i, i + length);
@@ -234,7 +234,8 @@ export function setLine(text: string, faces: LineFaces): SetLine {
     const glyphs = faces.latin.shape(text);
     return { runs: [{ face: faces.latin, glyphs, emboldened: false }], width: sumAdvances(glyphs) };
   }
-  const items = itemize(text, embeddingLevels(text), faces);
+  // The mark that keeps a wrapped line in its paragraph's direction sets the levels and draws nothing.
+  const items = itemize(text, text.startsWith(RIGHT_TO_LEFT_MARK) ? 1 : 0, embeddingLevels(text), faces);
   const missing = new Set<FallbackFaceInfo>();
   const runs = items.map((item) => {
     if (item.face < 0) return { level: item.level, face: faces.latin, glyphs: latinRun(text, item, faces.latin), emboldened: false };

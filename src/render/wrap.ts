@@ -1,3 +1,4 @@
+import { isRightToLeft, RIGHT_TO_LEFT_MARK } from './bidi.ts';
 import type { TextFace } from './fonts.ts';
 import { breakOpportunities, splitsCluster } from './line-breaks.ts';
 import { SOFT_HYPHEN } from './text.ts';
@@ -13,12 +14,18 @@ interface Piece {
 
 /**
  * The longest prefix of `word` that fits `room` and ends at a place the word may break: between CJK characters
- * and Thai words (line-breaks.ts), after `/`, `-` or `_` (when `identifiers`), or at a soft hyphen, drawn there
- * as a hyphen. Undefined when no such prefix fits. Found by bisection over the break places: a word of 2,000 soft
- * hyphens must not be measured 2,000 times.
+ * and Thai words (`scriptPlaces`, from line-breaks.ts), after `/`, `-` or `_` (when `identifiers`), or at a soft
+ * hyphen, drawn there as a hyphen. Undefined when no such prefix fits. Found by bisection over the break places:
+ * a word of 2,000 soft hyphens must not be measured 2,000 times.
  */
-function breakAtOpportunity(word: string, face: TextFace, size: number, room: number, identifiers: boolean): Piece | undefined {
-  const scriptPlaces = breakOpportunities(word);
+function breakAtOpportunity(
+  word: string,
+  scriptPlaces: readonly number[],
+  face: TextFace,
+  size: number,
+  room: number,
+  identifiers: boolean,
+): Piece | undefined {
   const places: number[] = [];
   let next = 0;
   for (let i = 1; i < word.length; i++) {
@@ -44,6 +51,11 @@ function breakAtOpportunity(word: string, face: TextFace, size: number, room: nu
     }
   }
   return best;
+}
+
+/** The places of `places` in what is left of a word once its first `cut` UTF-16 units are on a line. */
+function placesAfter(places: readonly number[], cut: number): number[] {
+  return places.filter((place) => place > cut).map((place) => place - cut);
 }
 
 /**
@@ -72,13 +84,27 @@ function breakAnywhere(word: string, face: TextFace, size: number, room: number)
   return { line: chars.slice(0, best).join(''), rest: chars.slice(best).join('') };
 }
 
+/** Thai MAI YAMOK, written after a space (ดี ๆ): it repeats the word before it, and no line starts with it. */
+const REPETITION_MARK = '\u0e46';
+
+/** The words of a paragraph between its spaces, a word that starts with ๆ kept with the word before it. */
+function wordsOf(paragraph: string): string[] {
+  const words: string[] = [];
+  for (const word of paragraph.split(' ')) {
+    if (word.startsWith(REPETITION_MARK) && words.length > 0) words[words.length - 1] += ` ${word}`;
+    else words.push(word);
+  }
+  return words;
+}
+
 /**
  * Wraps text to a column. Line breaks in the text are kept and lines break at spaces. A word that does not fit
  * what is left of a line may break there at a soft hyphen (drawn as a hyphen) or, in CJK and Thai text, where
  * line-breaks.ts finds a place (no hyphen), so that text without spaces fills each line; otherwise it moves to
- * the next line. Only a word wider than a whole line is broken: after the last `/`, `-` or `_` that fits, else between
- * characters, so nothing ever runs past the column. A line's width is the sum of its words and spaces, which
- * is exact because the fonts kern no pair with a space (test/render/shaping.test.ts).
+ * the next line. Only a word wider than a whole line is broken: after the last `/`, `-` or `_` that fits, else
+ * between characters but never inside a cluster, so nothing ever runs past the column. A line's width is the sum
+ * of its words and spaces, which is exact because the fonts kern no pair with a space
+ * (test/render/shaping.test.ts).
  */
 export function wrapText(text: string, face: TextFace, size: number, columnWidth: number): string[] {
   // A column is never narrower than one point, so that breaking a word always makes progress.
@@ -86,9 +112,10 @@ export function wrapText(text: string, face: TextFace, size: number, columnWidth
   const lines: string[] = [];
   const spaceWidth = face.widthOf(' ', size);
   for (const paragraph of text.split('\n')) {
+    const first = lines.length;
     let line = '';
     let lineWidth = 0;
-    const words = paragraph.split(' ');
+    const words = wordsOf(paragraph);
     for (let index = 0; index < words.length; index++) {
       let word = words[index]!;
       let wordWidth = face.widthOf(word, size);
@@ -98,10 +125,13 @@ export function wrapText(text: string, face: TextFace, size: number, columnWidth
         lineWidth = candidateWidth;
         continue;
       }
+      // Found once per word: a paragraph of Thai or Japanese without spaces is one word of many lines.
+      let scriptPlaces = breakOpportunities(word);
       if (line !== '') {
-        const hyphenated = breakAtOpportunity(word, face, size, width - lineWidth - spaceWidth, false);
+        const hyphenated = breakAtOpportunity(word, scriptPlaces, face, size, width - lineWidth - spaceWidth, false);
         if (hyphenated) {
           lines.push(`${line} ${hyphenated.line}`);
+          scriptPlaces = placesAfter(scriptPlaces, word.length - hyphenated.rest.length);
           word = hyphenated.rest;
           wordWidth = face.widthOf(word, size);
         } else {
@@ -109,8 +139,9 @@ export function wrapText(text: string, face: TextFace, size: number, columnWidth
         }
       }
       while (wordWidth > width) {
-        const piece = breakAtOpportunity(word, face, size, width, true) ?? breakAnywhere(word, face, size, width);
+        const piece = breakAtOpportunity(word, scriptPlaces, face, size, width, true) ?? breakAnywhere(word, face, size, width);
         lines.push(piece.line);
+        scriptPlaces = placesAfter(scriptPlaces, word.length - piece.rest.length);
         word = piece.rest;
         wordWidth = face.widthOf(word, size);
       }
@@ -118,6 +149,9 @@ export function wrapText(text: string, face: TextFace, size: number, columnWidth
       lineWidth = wordWidth;
     }
     lines.push(line);
+    if (lines.length - first > 1 && isRightToLeft(paragraph)) {
+      for (let i = first + 1; i < lines.length; i++) lines[i] = RIGHT_TO_LEFT_MARK + lines[i];
+    }
   }
   return lines;
 }

@@ -1,0 +1,109 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { FontsNotLoaded } from '../../src/render/fallback.ts';
+import { FALLBACK_FACES } from '../../src/render/font-coverage.ts';
+import { readFontFiles } from '../../src/render/font-files.ts';
+import { loadFonts } from '../../src/render/fonts.ts';
+import { cjkLanguageOf, type SetLine } from '../../src/render/typeset.ts';
+import { wrapText } from '../../src/render/wrap.ts';
+import { testFonts } from '../support/app.ts';
+
+const fonts = testFonts();
+/** Which font draws each run of a set line, left to right: `latin` or the script face's family. */
+const facesOf = (line: SetLine) => line.runs.map((run) => ('info' in run.face ? run.face.info.family : 'latin'));
+/** What each run shows, left to right, from the text its glyphs carry (a Latin glyph shows its character). */
+const textsOf = (line: SetLine) =>
+  line.runs.map((run) => run.glyphs.map((glyph) => glyph.text ?? String.fromCodePoint(glyph.codePoint)).join(''));
+
+beforeAll(() => fonts.load(FALLBACK_FACES));
+
+describe('setting a line: fonts by coverage, bidi order, shaping', () => {
+  it('draws text the Latin face has alone, left to right, in one Latin run (the path Latin documents always took)', () => {
+    const line = fonts.regular.setLine('Łódź Ἀθῆναι Україна € 1,234.50');
+    expect(facesOf(line)).toEqual(['latin']);
+    expect(line.width).toBeCloseTo(fonts.regular.latin.widthOf('Łódź Ἀθῆναι Україна € 1,234.50', 1000), 6);
+  });
+
+  it('chooses each character’s font by coverage, and keeps spaces and digits in the run they are in', () => {
+    const line = fonts.regular.setLine('Order 12 東京 ๑ नमस्ते');
+    expect(textsOf(line)).toEqual(['Order 12 ', '東京 ', '๑ ', 'नमस्ते']);
+    expect(facesOf(line)).toEqual(['latin', 'cjk', 'thai', 'devanagari']);
+  });
+
+  it('orders a right-to-left paragraph from the right: its first word is drawn rightmost, digits stay left to right', () => {
+    const line = fonts.regular.setLine('שלום 123 עולם');
+    expect(textsOf(line).join('')).toBe('םלוע 123 םולש');
+    expect(facesOf(line)).toEqual(['hebrew', 'latin', 'latin', 'hebrew']);
+  });
+
+  it('keeps a left-to-right paragraph’s order with a right-to-left word inside it, and mirrors nothing there', () => {
+    const line = fonts.regular.setLine('Invoice (שלום) paid');
+    expect(textsOf(line)).toEqual(['Invoice (', 'םולש', ') paid']);
+  });
+
+  it('mirrors brackets drawn right to left by the Latin face', () => {
+    const line = fonts.regular.setLine('שלום (עולם)');
+    expect(textsOf(line).join('')).toBe('(םלוע) םולש');
+  });
+
+  it('a line that starts with the right-to-left mark is a right-to-left paragraph, and the mark draws nothing', () => {
+    const plain = fonts.regular.setLine('ACME Ltd شركة');
+    const marked = fonts.regular.setLine('\u200FACME Ltd شركة');
+    expect(facesOf(plain)).toEqual(['latin', 'arabic']);
+    expect(facesOf(marked)[0]).toBe('arabic');
+    // Visual order: the Arabic word leftmost (its glyphs, right to left, carry its letters in reverse), then the Latin.
+    expect(textsOf(marked).join('')).toBe('ةكرش ACME Ltd');
+    expect(marked.width).toBeCloseTo(plain.width, 6);
+  });
+
+  it('shapes Arabic: joined letters and the lam-alef ligature give fewer glyphs than characters, each keeping its text', () => {
+    const line = fonts.regular.setLine('الأمل');
+    const glyphs = line.runs.flatMap((run) => run.glyphs);
+    expect(glyphs.length).toBeLessThan([...'الأمل'].length);
+    expect(
+      [...glyphs]
+        .reverse()
+        .map((glyph) => glyph.text)
+        .join(''),
+    ).toBe('الأمل');
+  });
+
+  it('draws bold CJK and symbols, which have no bold face, with the regular face emboldened; bold Arabic with its bold face', () => {
+    expect(fonts.bold.setLine('株式会社').runs.map((run) => ['info' in run.face ? run.face.info.file : '', run.emboldened])).toEqual([
+      ['NotoSansCJK-Regular.ttf', true],
+    ]);
+    expect(fonts.bold.setLine('شركة').runs.map((run) => ['info' in run.face ? run.face.info.file : '', run.emboldened])).toEqual([
+      ['NotoSansArabic-Bold.ttf', false],
+    ]);
+  });
+
+  it('asks for a script face not loaded yet instead of drawing without it', () => {
+    const fresh = loadFonts(readFontFiles());
+    expect(() => fresh.regular.setLine('שלום')).toThrow(FontsNotLoaded);
+  });
+});
+
+describe('the regional forms of Han characters follow the line', () => {
+  it('kana makes it Japanese, Hangul Korean, Han alone the font’s Simplified Chinese forms', () => {
+    expect(cjkLanguageOf('株式会社やまだ')).toBe('ja');
+    expect(cjkLanguageOf('서울 漢字')).toBe('ko');
+    expect(cjkLanguageOf('北京市朝阳区')).toBeUndefined();
+  });
+
+  it('draws 骨 with another glyph in a Japanese line than in a Chinese one', () => {
+    const glyph = (text: string) => fonts.regular.setLine(text).runs[0]!.glyphs[0]!.gid;
+    expect(glyph('骨の')).not.toBe(glyph('骨头'));
+  });
+});
+
+describe('wrapping a right-to-left paragraph', () => {
+  it('keeps the paragraph’s direction on every line: later lines start with the right-to-left mark', () => {
+    const paragraph = 'شركة الأمل ACME Trading Company Limited للتجارة';
+    const lines = wrapText(paragraph, fonts.regular, 9, 90);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines[0]!.startsWith('\u200F')).toBe(false);
+    for (const line of lines.slice(1)) expect(line.startsWith('\u200F'), line).toBe(true);
+    expect(wrapText('ACME Trading Company Limited and partners', fonts.regular, 9, 90).some((line) => line.startsWith('\u200F'))).toBe(
+      false,
+    );
+  });
+});
