@@ -57,8 +57,13 @@ function loadLatinFace(bytes: Uint8Array, postscriptName: string): FontFace {
   };
 }
 
-/** Lines already set, per weight: the same texts recur (labels, names on every page), and shaping is the cost. */
+/**
+ * Lines already set, per weight: the same texts recur (words measured while wrapping, then drawn; labels, names on
+ * every page), and shaping is the cost. Only texts of a line's length are kept, which bounds the memory: the
+ * prefixes of a long word measured while wrapping it are seldom set again.
+ */
 const LINE_CACHE_SIZE = 4096;
+const CACHED_LINE_LENGTH = 256;
 
 export function loadFonts(files: FontFiles): FontSet {
   const latin = { regular: loadLatinFace(files.regular, 'NotoSans-Regular'), bold: loadLatinFace(files.bold, 'NotoSans-Bold') };
@@ -75,6 +80,7 @@ export function loadFonts(files: FontFiles): FontSet {
       const known = lines.get(text);
       if (known) return known;
       const line = setLine(text, { latin: face, fallbacks, scriptFace });
+      if (text.length > CACHED_LINE_LENGTH) return line;
       if (lines.size >= LINE_CACHE_SIZE) lines.clear();
       lines.set(text, line);
       return line;

@@ -42,6 +42,9 @@ const utf16Hex = (text: string) => {
   return hex;
 };
 
+/** What a glyph that shows no text of its own maps to: U+2060 WORD JOINER (see FontUse.toUnicode). */
+const SHOWS_NOTHING = '\u2060';
+
 /**
  * Every string this writer puts into a PDF object is hex-encoded, never a literal `( … )`: in a hex string no
  * character can close the string or start another object, so `)`, `\`, CR or LF in a caller's link or number
@@ -78,10 +81,16 @@ class FontUse {
   resource: string;
   /** Glyph → the text it shows; a Latin glyph shows its one character. */
   readonly used = new Map<number, string>();
-  /** Script faces: `gid text` → the number of a copy of the glyph that shows that text. */
+  /**
+   * `gid text` → the number of a copy of the glyph that shows that text: in a script face, and for a Latin
+   * glyph that was given a text of its own (a bracket mirrored in right-to-left text), which Latin-only
+   * documents never have, so their bytes stay.
+   */
   private readonly copies = new Map<string, number>();
   private readonly copyOrder: [number, string][] = [];
   private readonly distinctText: boolean;
+  /** Glyphs seen with a text of their own. */
+  private readonly textual = new Set<number>();
   glyphs: number[] = [];
   /** The subset's glyph id of each glyph of the font. */
   newIds = new Uint16Array(0);
@@ -92,6 +101,10 @@ class FontUse {
     this.distinctText = distinctText;
   }
 
+  private distinct(glyph: ShapedGlyph): boolean {
+    return this.distinctText || glyph.text !== undefined || this.textual.has(glyph.gid);
+  }
+
   /** Notes a run's glyphs, and the characters the font cannot draw (shaped as glyph 0). */
   collect(glyphs: readonly ShapedGlyph[], missing: Set<number>): void {
     for (const glyph of glyphs) {
@@ -99,10 +112,11 @@ class FontUse {
         missing.add(glyph.codePoint);
         continue;
       }
+      if (glyph.text !== undefined) this.textual.add(glyph.gid);
       const text = glyph.text ?? String.fromCodePoint(glyph.codePoint);
       const shown = this.used.get(glyph.gid);
       if (shown === undefined) this.used.set(glyph.gid, text);
-      else if (this.distinctText && shown !== text && !this.copies.has(`${glyph.gid} ${text}`)) {
+      else if (shown !== text && this.distinct(glyph) && !this.copies.has(`${glyph.gid} ${text}`)) {
         this.copies.set(`${glyph.gid} ${text}`, -1);
         this.copyOrder.push([glyph.gid, text]);
       }
@@ -123,19 +137,21 @@ class FontUse {
 
   /** The subset's number of a glyph as it shows its text. */
   private idOf(glyph: ShapedGlyph): number {
-    if (this.distinctText && glyph.text !== undefined && this.used.get(glyph.gid) !== glyph.text) {
-      return this.copies.get(`${glyph.gid} ${glyph.text}`)!;
-    }
-    return this.newIds[glyph.gid]!;
+    if (!this.distinct(glyph)) return this.newIds[glyph.gid]!;
+    const text = glyph.text ?? String.fromCodePoint(glyph.codePoint);
+    return this.used.get(glyph.gid) === text ? this.newIds[glyph.gid]! : this.copies.get(`${glyph.gid} ${text}`)!;
   }
 
-  /** ToUnicode entries: each subset glyph and the text it shows (glyphs that show nothing have none). */
+  /**
+   * ToUnicode entries: each subset glyph and the text it shows. A glyph that shows nothing (a part of a cluster
+   * whose text other glyphs carry) maps to WORD JOINER, an invisible format character: pdf.js skips glyphs
+   * that map to format characters, where a glyph without an entry would copy as a control character; poppler
+   * reads the cluster's /ActualText instead.
+   */
   toUnicode(): string[] {
-    const entries = [...this.used]
-      .filter(([, text]) => text !== '')
-      .map(([gid, text]) => `<${hex4(this.newIds[gid]!)}> <${utf16Hex(text)}>`);
-    for (const [gid, text] of this.copyOrder)
-      if (text !== '') entries.push(`<${hex4(this.copies.get(`${gid} ${text}`)!)}> <${utf16Hex(text)}>`);
+    const entry = (id: number, text: string) => `<${hex4(id)}> <${utf16Hex(text === '' ? SHOWS_NOTHING : text)}>`;
+    const entries = [...this.used].map(([gid, text]) => entry(this.newIds[gid]!, text));
+    for (const [gid, text] of this.copyOrder) entries.push(entry(this.copies.get(`${gid} ${text}`)!, text));
     return entries.sort();
   }
 
@@ -178,6 +194,8 @@ class FontUse {
       }
       run += hex4(this.idOf(glyph));
       shift = glyph.advance - advances[glyph.gid]! * scale - glyph.dx;
+      // pdf.js skips a glyph that shows nothing together with the adjustment after it in the same array.
+      if (glyph.text === '') flushArray();
     }
     flushArray();
     if (rise !== 0) out.push('0 Ts');
@@ -323,6 +341,22 @@ class DocumentFonts {
 }
 
 /**
+ * A line drawn with a script face is one /ActualText span holding what its glyphs show, in drawing order and
+ * without the glyphs that show nothing (FontUse.toUnicode): for a line without right-to-left text that is the
+ * line as sent. poppler reads the span as one piece instead of placing each glyph, which keeps the marks of
+ * Hebrew and Arabic (drawn before their base, some raised or lowered) and the parts of a split Indic vowel
+ * in their cluster; and, as it does with glyphs, it turns right-to-left stretches into logical order, so the
+ * span holds them in drawing order like the glyphs. pdf.js ignores /ActualText and reads the glyphs; the span
+ * covering the whole line leaves its text items as they were. Latin lines get no span: their bytes stay.
+ */
+function lineSpan(runs: SetLine['runs']): string {
+  if (runs.every((run) => !('info' in run.face))) return '';
+  let text = '';
+  for (const run of runs) for (const glyph of run.glyphs) text += glyph.text ?? String.fromCodePoint(glyph.codePoint);
+  return `/Span << /ActualText ${textString(text).toString()} >> BDC `;
+}
+
+/**
  * One page's content stream. Text runs share one BT … ET and state operators are written only when the font,
  * size or colour changes, which keeps the stream (and its compression) small.
  */
@@ -355,7 +389,9 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts)
       inText = true;
       setFill(op.color);
       const [x, y] = [Math.round(op.x * 100) / 100, Math.round(flip(op.y) * 100) / 100];
-      fonts.lineOf(op.weight, op.text).runs.forEach((run, index) => {
+      const { runs } = fonts.lineOf(op.weight, op.text);
+      const span = lineSpan(runs);
+      runs.forEach((run, index) => {
         const use = fonts.useOf(run.face);
         const selected = `/${use.resource} ${num(op.size)} Tf`;
         if (selected !== font) {
@@ -364,8 +400,9 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts)
         }
         const shown = use.show(run.glyphs, op.size);
         const drawn = run.emboldened ? `2 Tr ${num((EMBOLDEN_STROKE * op.size) / 1000)} w ${rgb(op.color, 'RG')} ${shown} 0 Tr` : shown;
-        out.push(index === 0 ? `${num(x - lineX)} ${num(y - lineY)} Td ${drawn}` : drawn);
+        out.push(index === 0 ? `${num(x - lineX)} ${num(y - lineY)} Td ${span}${drawn}` : drawn);
       });
+      if (span) out.push('EMC');
       [lineX, lineY] = [x, y];
       continue;
     }

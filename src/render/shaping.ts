@@ -9,9 +9,9 @@ export interface ShapedGlyph {
   /** The character it shows, for the ToUnicode map (text search and copy). */
   codePoint: number;
   /**
-   * What a glyph of a complex script shows, for the ToUnicode map: its whole cluster (a ligature's letters, a
-   * conjunct) on the first glyph of the cluster in reading order, nothing on the others. Absent for the Latin
-   * faces, whose glyphs each show `codePoint`.
+   * What a glyph of a script face shows, for the ToUnicode map: its share of its cluster's text, in visual order
+   * (typeset.ts clusterTexts); '' for a glyph that shows nothing. Absent for the Latin faces, whose glyphs each
+   * show `codePoint`.
    */
   text?: string;
   /** Where the next glyph starts, kerning included. */

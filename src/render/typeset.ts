@@ -2,6 +2,7 @@ import { embeddingLevels, mirrored, RIGHT_TO_LEFT_MARK } from './bidi.ts';
 import type { FontFace, ScriptFace } from './faces.ts';
 import { covers, type Fallback, FontsNotLoaded } from './fallback.ts';
 import type { FallbackFaceInfo } from './font-coverage.ts';
+import type { HarfBuzzGlyph } from './harfbuzz.ts';
 import type { ShapedGlyph } from './shaping.ts';
 import { isDefaultIgnorable } from './text.ts';
 
@@ -97,17 +98,26 @@ function itemize(text: string, from: number, levels: Uint8Array, faces: LineFace
   return items;
 }
 
-/** A Latin run: the own shaper; right-to-left (neutrals between right-to-left words) mirrored and reversed. */
+/**
+ * A Latin run: the own shaper; right-to-left (neutrals between right-to-left words) mirrored and reversed. A
+ * mirrored glyph shows the character as sent, as a script face's does, since extractors do not mirror.
+ */
 function latinRun(text: string, item: Item, face: FontFace): ShapedGlyph[] {
   const slice = text.slice(item.start, item.end);
   if (item.level % 2 === 0) return face.shape(slice);
-  return face.shape([...slice].map(mirrored).join('')).reverse();
+  return face
+    .shape([...slice].map(mirrored).join(''))
+    .reverse()
+    .map((glyph) => {
+      const drawn = String.fromCodePoint(glyph.codePoint);
+      const sent = mirrored(drawn);
+      return sent === drawn ? glyph : { ...glyph, text: sent };
+    });
 }
 
 /**
  * A script run shaped by HarfBuzz with the whole line as context (Arabic joins across a change of font or
- * level). Each glyph gets the text of its cluster on the first glyph of the cluster in reading order, so that
- * copying gives back the text as sent whatever the font made of it.
+ * level), each glyph with the text it shows for copying (`clusterTexts`).
  */
 function scriptRun(text: string, item: Item, face: ScriptFace): ShapedGlyph[] {
   const rtl = item.level % 2 === 1;
@@ -119,26 +129,79 @@ function scriptRun(text: string, item: Item, face: ScriptFace): ShapedGlyph[] {
     ...(script ? { script } : {}),
     ...(language ? { language } : {}),
   });
-  const starts = [...new Set(shaped.map((glyph) => glyph.cluster))].sort((a, b) => a - b);
-  const endOf = new Map(starts.map((start, index) => [start, starts[index + 1] ?? item.end]));
   const scale = 1000 / face.harfbuzz.unitsPerEm;
-  const glyphs = shaped.map((glyph) => ({
+  const glyphs: ShapedGlyph[] = shaped.map((glyph) => ({
     gid: glyph.gid,
     codePoint: text.codePointAt(glyph.cluster)!,
     advance: glyph.xAdvance * scale,
     dx: glyph.xOffset * scale,
     dy: glyph.yOffset * scale,
-    text: '',
   }));
-  const named = new Set<number>();
-  for (let k = 0; k < shaped.length; k++) {
-    const index = rtl ? shaped.length - 1 - k : k;
+  return clusterTexts(text, item, glyphs, shaped, rtl);
+}
+
+const NONSPACING_MARK = /^\p{Mn}$/u;
+
+/**
+ * What each glyph shows when the text is copied. pdf.js and poppler both read a line's glyphs in drawing order
+ * (left to right) and turn right-to-left stretches around by their own bidi algorithm, so the glyphs of a
+ * cluster show its text in visual order: as sent left to right, reversed right to left. Within a cluster the
+ * characters go one to a glyph as far as they fit, where a mark glyph (drawn without advance, off its pen
+ * position) takes only a nonspacing mark, which pdf.js places without looking at where it is drawn, and never
+ * as the cluster's first glyph (pdf.js would join a mark that starts a line to the line before); what is left
+ * goes to the last glyph with an advance, and a glyph left without text shows nothing (pdf-writer.ts). Clusters
+ * of default-ignorable characters alone (ZWNJ, ZWJ, direction marks), which HarfBuzz draws as empty glyphs
+ * without advance, are not drawn: their characters join the cluster before, so that pdf.js, which skips a glyph
+ * that shows only format characters, keeps them.
+ */
+function clusterTexts(text: string, item: Item, glyphs: ShapedGlyph[], shaped: readonly HarfBuzzGlyph[], rtl: boolean): ShapedGlyph[] {
+  const starts = [...new Set(shaped.map((glyph) => glyph.cluster))].sort((a, b) => a - b);
+  const textOf = new Map(starts.map((start, index) => [start, text.slice(start, starts[index + 1] ?? item.end)]));
+  const empty = new Map<number, boolean>();
+  glyphs.forEach(({ advance, dx, dy }, index) => {
     const cluster = shaped[index]!.cluster;
-    if (named.has(cluster)) continue;
-    named.add(cluster);
-    glyphs[index]!.text = text.slice(cluster, endOf.get(cluster));
+    empty.set(cluster, (empty.get(cluster) ?? true) && advance === 0 && dx === 0 && dy === 0);
+  });
+  const ignorable = (start: number) => [...textOf.get(start)!].every((char) => isDefaultIgnorable(char.codePointAt(0)!));
+  const hidden = new Set(starts.filter((start) => empty.get(start) && ignorable(start)));
+  if (hidden.size === starts.length) hidden.clear();
+  let leading = '';
+  let lastDrawn: number | undefined;
+  for (const start of starts) {
+    if (hidden.has(start)) {
+      if (lastDrawn === undefined) leading += textOf.get(start)!;
+      else textOf.set(lastDrawn, textOf.get(lastDrawn)! + textOf.get(start)!);
+      continue;
+    }
+    if (leading) textOf.set(start, leading + textOf.get(start)!);
+    leading = '';
+    lastDrawn = start;
   }
-  return glyphs;
+  const out: ShapedGlyph[] = [];
+  for (let first = 0; first < glyphs.length; ) {
+    const cluster = shaped[first]!.cluster;
+    let end = first;
+    while (end < glyphs.length && shaped[end]!.cluster === cluster) end++;
+    if (!hidden.has(cluster)) out.push(...showCluster(glyphs.slice(first, end), textOf.get(cluster)!, rtl));
+    first = end;
+  }
+  return out;
+}
+
+function showCluster(glyphs: ShapedGlyph[], clusterText: string, rtl: boolean): ShapedGlyph[] {
+  const chars = rtl ? [...clusterText].reverse() : [...clusterText];
+  const pieces = glyphs.map(() => '');
+  let next = 0;
+  glyphs.forEach((glyph, index) => {
+    if (next < chars.length && (glyph.advance !== 0 || (index > 0 && NONSPACING_MARK.test(chars[next]!)))) pieces[index] = chars[next++]!;
+  });
+  if (next < chars.length) {
+    let last = glyphs.length - 1;
+    while (last > 0 && glyphs[last]!.advance === 0) last--;
+    pieces[last] = pieces.slice(last).join('') + chars.slice(next).join('');
+    pieces.fill('', last + 1);
+  }
+  return glyphs.map((glyph, index) => ({ ...glyph, text: pieces[index]! }));
 }
 
 /** Rule L2: from the highest level down to the lowest odd one, reverse every sequence of runs at that level or above. */

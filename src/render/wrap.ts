@@ -13,13 +13,48 @@ interface Piece {
 }
 
 /**
- * The longest prefix of `word` that fits `room` and ends at a place the word may break: between CJK characters
- * and Thai words (line-breaks.ts), after `/`, `-` or `_` (when `identifiers`), or at a soft hyphen, drawn there
- * as a hyphen. Undefined when no such prefix fits. Found by bisection over the break places: a word of 2,000 soft
- * hyphens must not be measured 2,000 times.
+ * The last index below `count` for which `fits` holds, or -1, where `fits` holds up to some index and not after
+ * (the width of a longer prefix is never smaller). Probes 0, 1, 3, 7, … until one does not fit, then bisects
+ * between: what is measured is at most about twice what fits, however long the word (a 2,000-character line of
+ * CJK or Thai text is measured by the line, not by the paragraph).
  */
-function breakAtOpportunity(word: string, face: TextFace, size: number, room: number, identifiers: boolean): Piece | undefined {
-  const scriptPlaces = breakOpportunities(word);
+function lastFitting(count: number, fits: (index: number) => boolean): number {
+  let low = 0;
+  let high = count - 1;
+  for (let probe = 0; probe < count; probe = probe * 2 + 1) {
+    if (!fits(probe)) {
+      high = probe - 1;
+      break;
+    }
+    low = probe + 1;
+  }
+  let best = low - 1;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if (fits(middle)) {
+      best = middle;
+      low = middle + 1;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return best;
+}
+
+/**
+ * The longest prefix of `word` that fits `room` and ends at a place the word may break: between CJK characters
+ * and Thai words (`scriptPlaces`, from line-breaks.ts), after `/`, `-` or `_` (when `identifiers`), or at a soft
+ * hyphen, drawn there as a hyphen. Undefined when no such prefix fits. Found by `lastFitting` over the break
+ * places: a word of 2,000 soft hyphens must not be measured 2,000 times.
+ */
+function breakAtOpportunity(
+  word: string,
+  scriptPlaces: readonly number[],
+  face: TextFace,
+  size: number,
+  room: number,
+  identifiers: boolean,
+): Piece | undefined {
   const places: number[] = [];
   let next = 0;
   for (let i = 1; i < word.length; i++) {
@@ -32,25 +67,19 @@ function breakAtOpportunity(word: string, face: TextFace, size: number, room: nu
     line: word[i - 1] === SOFT_HYPHEN ? `${word.slice(0, i - 1)}-` : word.slice(0, i),
     rest: word.slice(i),
   });
-  let best: Piece | undefined;
-  let [low, high] = [0, places.length - 1];
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    const piece = pieceAt(places[middle]!);
-    if (face.widthOf(piece.line, size) <= room) {
-      best = piece;
-      low = middle + 1;
-    } else {
-      high = middle - 1;
-    }
-  }
-  return best;
+  const last = lastFitting(places.length, (index) => face.widthOf(pieceAt(places[index]!).line, size) <= room);
+  return last < 0 ? undefined : pieceAt(places[last]!);
+}
+
+/** The places of `places` in what is left of a word once its first `cut` UTF-16 units are on a line. */
+function placesAfter(places: readonly number[], cut: number): number[] {
+  return places.filter((place) => place > cut).map((place) => place - cut);
 }
 
 /**
  * The last resort: the longest prefix that fits, cut between characters but never inside what is drawn as one
  * (a letter and its combining marks, a conjunct, a joined pair: line-breaks.ts splitsCluster), and at least one
- * letter. Found by bisection, since a word can be 2,000 characters long.
+ * letter. Found by `lastFitting`, since a word can be 2,000 characters long.
  */
 function breakAnywhere(word: string, face: TextFace, size: number, room: number): Piece {
   const chars = [...word];
@@ -58,28 +87,48 @@ function breakAnywhere(word: string, face: TextFace, size: number, room: number)
   for (let end = 1; end < chars.length; end++) {
     if (!splitsCluster(chars[end - 1]!.codePointAt(0)!, chars[end]!.codePointAt(0)!)) cuts.push(end);
   }
-  const fits = (cut: number) => face.widthOf(chars.slice(0, cut).join(''), size) <= room;
-  let best = cuts[0] ?? chars.length;
-  let [low, high] = [1, cuts.length - 1];
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    if (fits(cuts[middle]!)) {
-      best = cuts[middle]!;
-      low = middle + 1;
-    } else {
-      high = middle - 1;
-    }
-  }
+  const fits = (index: number) => face.widthOf(chars.slice(0, cuts[index]).join(''), size) <= room;
+  const best = cuts[Math.max(lastFitting(cuts.length, fits), 0)] ?? chars.length;
   return { line: chars.slice(0, best).join(''), rest: chars.slice(best).join('') };
+}
+
+/** Prefixes measured before a long rest of a word: a line never holds more, except of the narrowest glyphs. */
+const FIRST_PREFIX = 128;
+
+/**
+ * The width of what is left of a word, or Infinity when it is wider than `width`, which growing prefixes show
+ * first: the rest of a 2,000-character line of CJK text is not measured again for each line cut from it.
+ */
+function widthWithin(text: string, face: TextFace, size: number, width: number): number {
+  for (let length = FIRST_PREFIX; length < text.length; length *= 2) {
+    // Never half a surrogate pair: a prefix ends after a whole character.
+    const end = text.charCodeAt(length - 1) >= 0xd800 && text.charCodeAt(length - 1) <= 0xdbff ? length + 1 : length;
+    if (face.widthOf(text.slice(0, end), size) > width) return Number.POSITIVE_INFINITY;
+  }
+  return face.widthOf(text, size);
+}
+
+/** Thai MAI YAMOK, written after a space (ดี ๆ): it repeats the word before it, and no line starts with it. */
+const REPETITION_MARK = '\u0e46';
+
+/** The words of a paragraph between its spaces, a word that starts with ๆ kept with the word before it. */
+function wordsOf(paragraph: string): string[] {
+  const words: string[] = [];
+  for (const word of paragraph.split(' ')) {
+    if (word.startsWith(REPETITION_MARK) && words.length > 0) words[words.length - 1] += ` ${word}`;
+    else words.push(word);
+  }
+  return words;
 }
 
 /**
  * Wraps text to a column. Line breaks in the text are kept and lines break at spaces. A word that does not fit
  * what is left of a line may break there at a soft hyphen (drawn as a hyphen) or, in CJK and Thai text, where
  * line-breaks.ts finds a place (no hyphen), so that text without spaces fills each line; otherwise it moves to
- * the next line. Only a word wider than a whole line is broken: after the last `/`, `-` or `_` that fits, else between
- * characters, so nothing ever runs past the column. A line's width is the sum of its words and spaces, which
- * is exact because the fonts kern no pair with a space (test/render/shaping.test.ts).
+ * the next line. Only a word wider than a whole line is broken: after the last `/`, `-` or `_` that fits, else
+ * between characters but never inside a cluster, so nothing ever runs past the column. A line's width is the sum
+ * of its words and spaces, which is exact because the fonts kern no pair with a space
+ * (test/render/shaping.test.ts).
  */
 export function wrapText(text: string, face: TextFace, size: number, columnWidth: number): string[] {
   // A column is never narrower than one point, so that breaking a word always makes progress.
@@ -90,7 +139,7 @@ export function wrapText(text: string, face: TextFace, size: number, columnWidth
     const first = lines.length;
     let line = '';
     let lineWidth = 0;
-    const words = paragraph.split(' ');
+    const words = wordsOf(paragraph);
     for (let index = 0; index < words.length; index++) {
       let word = words[index]!;
       let wordWidth = face.widthOf(word, size);
@@ -100,21 +149,25 @@ export function wrapText(text: string, face: TextFace, size: number, columnWidth
         lineWidth = candidateWidth;
         continue;
       }
+      // Found once per word: a paragraph of Thai or Japanese without spaces is one word of many lines.
+      let scriptPlaces = breakOpportunities(word);
       if (line !== '') {
-        const hyphenated = breakAtOpportunity(word, face, size, width - lineWidth - spaceWidth, false);
+        const hyphenated = breakAtOpportunity(word, scriptPlaces, face, size, width - lineWidth - spaceWidth, false);
         if (hyphenated) {
           lines.push(`${line} ${hyphenated.line}`);
+          scriptPlaces = placesAfter(scriptPlaces, word.length - hyphenated.rest.length);
           word = hyphenated.rest;
-          wordWidth = face.widthOf(word, size);
+          wordWidth = widthWithin(word, face, size, width);
         } else {
           lines.push(line);
         }
       }
       while (wordWidth > width) {
-        const piece = breakAtOpportunity(word, face, size, width, true) ?? breakAnywhere(word, face, size, width);
+        const piece = breakAtOpportunity(word, scriptPlaces, face, size, width, true) ?? breakAnywhere(word, face, size, width);
         lines.push(piece.line);
+        scriptPlaces = placesAfter(scriptPlaces, word.length - piece.rest.length);
         word = piece.rest;
-        wordWidth = face.widthOf(word, size);
+        wordWidth = widthWithin(word, face, size, width);
       }
       line = word;
       lineWidth = wordWidth;

@@ -21,14 +21,14 @@ import { fixture } from '../support/requests.ts';
  */
 const TEMPLATE_VERSION = 'invoice@2.1.0';
 const GOLDEN: [file: string, sha256: string][] = [
-  ['arabic.json', 'be0d36556e9a1fddae8b1ef21e55dd3f7e644fbddc034b171bc560bc92037d72'],
-  ['hebrew.json', 'bdf5dcee21956611cdd277d4892483fdf1d3b91253fb18a900956904ada7a5d8'],
-  ['hindi.json', 'e5fbee8eac16c9e8cce4b1cc98f2fe2d28161ec7e3fa0283053171c95384aea2'],
-  ['thai.json', '7c711ff4d2b084ddf925a68e103e9b55c1b36653e24faa2a089bff43fd21560f'],
-  ['japanese.json', 'e576df949714c5c8a3021e1d284f7f69dcc90e2199d638c6892e0c886257d458'],
-  ['chinese.json', 'fc75b971dc77bf51d68485f9d4828cfce9d4377d4f86803cc6bbf91df911f61f'],
-  ['korean.json', '965a1c44c30448cf55f8e534849114883d3dc5d3e8e19692d02acb7782cab501'],
-  ['mixed.json', 'defdeffdc4a39dcf990f0b5b18af188025ea2d3632e9c776a79a7672f61e5169'],
+  ['arabic.json', '53b826ae1bd9606adf9e1c85a8abe50cc32876321af4f4402bd38e2a91a6a01d'],
+  ['hebrew.json', 'c82d5b9d41825c434ac9b77ea59d3c1f274aff3c61f880ef25cd5130d1093c46'],
+  ['hindi.json', '7e02bdd9eec02e501e96de303cc3d8462ef036ae4d8263f9c5109de0b44e471b'],
+  ['thai.json', 'f8832d486d890119d0b562e12e8c14e3af5c06dd87b01bab97c3afa3805f7922'],
+  ['japanese.json', '96ae4ad817bdae93f0c1e62cfd9c9ddb9e6d12bc3d78be6d1528d44dc062e84f'],
+  ['chinese.json', 'ae13be057729ff4e84835988bf5b5ab22d85bb1b32baddab8e5b5c65af3db945'],
+  ['korean.json', 'c7a75788e0c1ec7017c3d810287887cced3ed48b796e7bfd24a86e770eadc989'],
+  ['mixed.json', '8f9a1bc1e563c3d1c0af27695e7d98eb19c52d89471f2735dd818190d693bb99'],
 ];
 /** Issue 16's target for each of these PDFs. */
 const MAX_BYTES = 60_000;

@@ -1,24 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readHarfBuzzModule } from '../../src/render/font-files.ts';
-import { type HarfBuzz, type HarfBuzzFace, instantiateHarfBuzz } from '../../src/render/harfbuzz.ts';
-import { fontFile } from '../fixtures/scripts/corpus.ts';
+import { type HarfBuzzFace, instantiateHarfBuzz } from '../../src/render/harfbuzz.ts';
+import { corpusFaces, fontPath } from '../fixtures/scripts/corpus.ts';
 
-let harfBuzz: HarfBuzz;
-const faces = new Map<string, HarfBuzzFace>();
-
-function faceOf(name: string): HarfBuzzFace {
-  let face = faces.get(name);
-  if (face === undefined) {
-    const font = fontFile(name);
-    face = harfBuzz.face(readFileSync(font.path), font.faceIndex);
-    faces.set(name, face);
-  }
-  return face;
-}
+let faceOf: (name: string) => HarfBuzzFace;
 
 beforeAll(async () => {
-  harfBuzz = await instantiateHarfBuzz(await readHarfBuzzModule());
+  ({ faceOf } = await corpusFaces());
 });
 
 const ARABIC = { direction: 'rtl', script: 'Arab', language: 'ar' } as const;
@@ -102,8 +91,7 @@ describe('the HarfBuzz wrapper', () => {
 
   it('keeps many fonts and many shapings in one instance: its memory grows as needed, results stay the same', async () => {
     const fresh = await instantiateHarfBuzz(await readHarfBuzzModule());
-    const cjk = fontFile('NotoSansCJK-Regular.ttf');
-    const face = fresh.face(readFileSync(cjk.path), cjk.faceIndex);
+    const face = fresh.face(readFileSync(fontPath('NotoSansCJK-Regular.ttf')));
     const text = '請於收到發票後三十日內付款。';
     const first = face.shape(text, 0, text.length, { direction: 'ltr', script: 'Hani', language: 'zh-Hant' });
     for (let i = 0; i < 2000; i++) face.shape(text, 0, text.length, { direction: 'ltr', script: 'Hani', language: 'zh-Hant' });

@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readHarfBuzzModule } from '../../src/render/font-files.ts';
-import { type HarfBuzz, type HarfBuzzFace, type HarfBuzzGlyph, instantiateHarfBuzz, type ShapeOptions } from '../../src/render/harfbuzz.ts';
-import { CORPUS, type FontFile, fontFile } from '../fixtures/scripts/corpus.ts';
+import type { HarfBuzzFace, HarfBuzzGlyph, ShapeOptions } from '../../src/render/harfbuzz.ts';
+import { CORPUS, corpusFaces, fontPath } from '../fixtures/scripts/corpus.ts';
 import { tempDir } from '../support/processes.ts';
 
 /** A text to shape as hb-shape gets it: one line, optionally with the text around it as context. */
@@ -20,7 +19,7 @@ interface Item {
  * OpenType font functions and always an explicit language (hb-shape's default is $LANG). An item without context
  * is a whole paragraph (--bot --eot), as the wrapper shapes a run that is its whole text.
  */
-function hbShape(font: FontFile, item: Item, options: Required<ShapeOptions>): HarfBuzzGlyph[] {
+function hbShape(font: string, item: Item, options: Required<ShapeOptions>): HarfBuzzGlyph[] {
   const input = join(tempDir('svc-hb-shape-'), 'text.txt');
   writeFileSync(input, item.text);
   const context = [
@@ -30,8 +29,7 @@ function hbShape(font: FontFile, item: Item, options: Required<ShapeOptions>): H
   const output = execFileSync(
     'hb-shape',
     [
-      `--font-file=${font.path}`,
-      `--face-index=${font.faceIndex}`,
+      `--font-file=${font}`,
       `--text-file=${input}`,
       ...context,
       `--direction=${options.direction}`,
@@ -78,21 +76,10 @@ function middleOf(text: string): { start: number; length: number } {
 /** Characters the script fonts leave to the Latin font (the renderer's font fallback): ASCII and General Punctuation. */
 const LEFT_TO_LATIN = /^[\u0020-\u007e\u2000-\u206f]$/u;
 
-let harfBuzz: HarfBuzz;
-const faces = new Map<string, HarfBuzzFace>();
-
-function faceOf(name: string): HarfBuzzFace {
-  let face = faces.get(name);
-  if (face === undefined) {
-    const font = fontFile(name);
-    face = harfBuzz.face(readFileSync(font.path), font.faceIndex);
-    faces.set(name, face);
-  }
-  return face;
-}
+let faceOf: (name: string) => HarfBuzzFace;
 
 beforeAll(async () => {
-  harfBuzz = await instantiateHarfBuzz(await readHarfBuzzModule());
+  ({ faceOf } = await corpusFaces());
 });
 
 describe('the wrapper shapes every corpus string exactly as hb-shape does (glyphs, clusters, advances, offsets)', () => {
@@ -101,7 +88,7 @@ describe('the wrapper shapes every corpus string exactly as hb-shape does (glyph
     const face = faceOf(samples.font);
     for (const text of samples.strings) {
       const shaped = face.shape(text, 0, text.length, samples);
-      expect(shaped, text).toEqual(hbShape(fontFile(samples.font), { text }, samples));
+      expect(shaped, text).toEqual(hbShape(fontPath(samples.font), { text }, samples));
       const lacking = shaped.filter((glyph) => glyph.gid === 0).map((glyph) => String.fromCodePoint(text.codePointAt(glyph.cluster)!));
       expect(
         lacking.filter((character) => !LEFT_TO_LATIN.test(character)),
@@ -116,7 +103,7 @@ describe('the wrapper shapes every corpus string exactly as hb-shape does (glyph
     for (const text of samples.strings) {
       const { start, length } = middleOf(text);
       const item = { before: text.slice(0, start), text: text.slice(start, start + length), after: text.slice(start + length) };
-      expect(face.shape(text, start, length, samples), `${item.text} in ${text}`).toEqual(hbShape(fontFile(samples.font), item, samples));
+      expect(face.shape(text, start, length, samples), `${item.text} in ${text}`).toEqual(hbShape(fontPath(samples.font), item, samples));
     }
   });
 });
@@ -132,7 +119,7 @@ describe('where HarfBuzz 15 and hb-shape (HarfBuzz 6) differ, by design', () => 
     const english = { direction: samples.direction, script: samples.script, language: 'en' };
     const face = faceOf(samples.font);
     const shaped = face.shape(text, 0, text.length, english);
-    const reference = hbShape(fontFile(samples.font), { text }, english);
+    const reference = hbShape(fontPath(samples.font), { text }, english);
     const korean = face.shape(text, 0, text.length, samples);
     const space = text.indexOf(' ');
     expect(space).toBeGreaterThan(0);

@@ -31,10 +31,11 @@ describe('text without spaces fills each line to the column where it may break',
     expect(wrapText('서울특별시 강남구 테헤란로', monospace, 1, 8)).toEqual(['서울특별시 강남', '구 테헤란로']);
   });
 
-  it('Thai wraps at word boundaries, spaces between phrases kept', () => {
+  it('Thai wraps at word boundaries, spaces between phrases kept, ๆ after a space never starts a line', () => {
     expect(wrapText('บริษัทสยามพาณิชย์จำกัด', monospace, 1, 9)).toEqual(['บริษัทสยาม', 'พาณิชย์จำกัด']);
     expect(wrapText('บริษัทสยามพาณิชย์จำกัด', monospace, 1, 6)).toEqual(['บริษัท', 'สยาม', 'พาณิชย์', 'จำกัด']);
     expect(wrapText('ค่าบริการ รายเดือน', monospace, 1, 40)).toEqual(['ค่าบริการ รายเดือน']);
+    expect(wrapText('บริการดี ๆ ราคาถูก', monospace, 1, 7)).toEqual(['บริการ', 'ดี ๆ', 'ราคาถูก']);
   });
 
   it('a Thai word longer than a line is cut between characters, never inside a cluster', () => {
@@ -83,5 +84,25 @@ describe('Latin text wraps as before', () => {
       'billing platform',
     ]);
     expect(wrapText('Supercalifragilisticexpialidocious', regular, 10, 50)).toEqual(['Supercalif', 'ragilisticex', 'pialidocio', 'us']);
+  });
+});
+
+describe('a long text without spaces is measured by the line, not by the paragraph', () => {
+  it.each([
+    ['Japanese', '株式会社山田商事の東京本社では新しい請求書の発行を開始しました'],
+    ['Thai', 'บริษัทสยามพาณิชย์จำกัดน้ำดื่มที่ดีกรุงเทพมหานคร'],
+    ['Hindi (cut between clusters)', 'प्रतिष्ठानविक्रयकर्तासंस्थानक्षत्रिय'],
+  ])('%s: 2,000 characters wrapped at 40 are measured over fewer than 20 times their length', (_, sample) => {
+    const text = sample.repeat(Math.ceil(2000 / sample.length)).slice(0, 2000);
+    let measured = 0;
+    const counting = {
+      widthOf: (part: string, size: number) => {
+        measured += part.length;
+        return monospace.widthOf(part, size);
+      },
+    } as Pick<TextFace, 'widthOf'> as TextFace;
+    const lines = wrapText(text, counting, 1, 40);
+    expect(lines.join('')).toBe(text);
+    expect(measured).toBeLessThan(20 * text.length);
   });
 });

@@ -11,6 +11,8 @@ export interface PdfPage {
   /** Text items in reading order of the content stream, with their position (PDF units, origin bottom-left). */
   items: { text: string; x: number; y: number; width: number }[];
   text: string;
+  /** The text as a viewer copies it: the items in order, a line break where pdf.js marks the end of a line. */
+  copied: string;
   /** Link annotations: `url` as pdf.js accepts it for opening, `target` exactly as written in the file. */
   links: { url: string; target: string | undefined; rect: number[] }[];
 }
@@ -38,6 +40,8 @@ export async function readPdf(bytes: Uint8Array, options: { raw?: boolean } = {}
     const page = await document.getPage(number);
     const viewport = page.getViewport({ scale: 1 });
     const content = await page.getTextContent({ disableNormalization: options.raw ?? false });
+    let copied = '';
+    for (const item of content.items) if ('str' in item) copied += item.str + (item.hasEOL ? '\n' : '');
     const items = content.items.flatMap((item) =>
       'str' in item ? [{ text: item.str, x: item.transform[4] as number, y: item.transform[5] as number, width: item.width }] : [],
     );
@@ -47,6 +51,7 @@ export async function readPdf(bytes: Uint8Array, options: { raw?: boolean } = {}
       height: viewport.height,
       items,
       text: items.map((item) => item.text).join('\n'),
+      copied,
       links: annotations
         .filter((a) => a.subtype === 'Link')
         .map((a) => ({ url: a.url as string, target: a.unsafeUrl as string | undefined, rect: a.rect as number[] })),
@@ -83,9 +88,10 @@ export function pdfObjects(bytes: Uint8Array): Record<string, unknown> {
   });
 }
 
-/** The text pdftotext (poppler) extracts, in its reading order. */
-export function pdftotext(bytes: Uint8Array): string {
-  return withFile(bytes, (file) => execFileSync('pdftotext', ['-enc', 'UTF-8', file, '-'], { encoding: 'utf8' }));
+/** The text pdftotext (poppler) extracts, in its reading order; `layout` keeps the physical layout (-layout). */
+export function pdftotext(bytes: Uint8Array, options: { layout?: boolean } = {}): string {
+  const args = [...(options.layout ? ['-layout'] : []), '-enc', 'UTF-8'];
+  return withFile(bytes, (file) => execFileSync('pdftotext', [...args, file, '-'], { encoding: 'utf8' }));
 }
 
 /** The file rewritten by qpdf in QDF form: every stream uncompressed, so content operators can be read. */
