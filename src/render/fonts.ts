@@ -5,7 +5,7 @@ import { FALLBACK_FACES, type FallbackFaceInfo } from './font-coverage.ts';
 import { type HarfBuzz, instantiateHarfBuzz } from './harfbuzz.ts';
 import { createShaper } from './shaping.ts';
 import { isDefaultIgnorable } from './text.ts';
-import { readTrueType } from './truetype.ts';
+import { readTrueType, withoutOutlines } from './truetype.ts';
 import { type SetLine, setLine } from './typeset.ts';
 
 /**
@@ -103,11 +103,12 @@ export function loadFonts(files: FontFiles): FontSet {
       if (loaded.has(info.file)) continue;
       const bytes = await source.read(info.file);
       if (loaded.has(info.file)) continue;
+      const file = readTrueType(bytes);
       loaded.set(info.file, {
         info,
         postscriptName: info.file.replace(/\.ttf$/, ''),
-        file: readTrueType(bytes),
-        harfbuzz: shaper.face(bytes),
+        file,
+        harfbuzz: shaper.face(withoutOutlines(file)),
       });
     }
   };
