@@ -8,22 +8,28 @@ const bidi = bidiFactory();
 
 /**
  * The embedding level of each UTF-16 unit of a line: odd is right-to-left. The paragraph's direction comes from
- * its first strong character (rules P2–P3); a line that continues a right-to-left paragraph starts with
- * RIGHT_TO_LEFT_MARK (wrap.ts puts it there), so it keeps its paragraph's direction.
+ * its first strong character (rules P2–P3); a line that continues a paragraph with right-to-left text starts
+ * with the mark of its paragraph's direction (wrap.ts puts it there, `directionMarkOf`).
  */
 export function embeddingLevels(line: string): Uint8Array {
   return bidi.getEmbeddingLevels(line).levels;
 }
 
-/** U+200F RIGHT-TO-LEFT MARK: at the start of a line, it makes the line a right-to-left paragraph (rule P2). */
-export const RIGHT_TO_LEFT_MARK = '\u200F';
+/** At the start of a line, RIGHT-TO-LEFT MARK makes it a right-to-left paragraph, LEFT-TO-RIGHT MARK a left-to-right one (rule P2). */
+const RIGHT_TO_LEFT_MARK = '\u200F';
+const LEFT_TO_RIGHT_MARK = '\u200E';
 
 /** Characters of the right-to-left scripts' blocks, and the marks that are strong right-to-left. */
 const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200f\u061c]|[\ud802\ud803\ud83a\ud83b]/;
 
-/** Whether a paragraph is right-to-left: its first strong character is (rules P2–P3). */
-export function isRightToLeft(paragraph: string): boolean {
-  return RIGHT_TO_LEFT.test(paragraph) && bidi.getEmbeddingLevels(paragraph).paragraphs[0]?.level === 1;
+/**
+ * The mark that keeps a paragraph's direction on each of its wrapped lines, or '' when it needs none: a line is
+ * set as a paragraph of its own (rules P2–P3 on its first strong character), which for a line of a paragraph
+ * with right-to-left text may not be the paragraph's direction.
+ */
+export function directionMarkOf(paragraph: string): string {
+  if (!RIGHT_TO_LEFT.test(paragraph)) return '';
+  return bidi.getEmbeddingLevels(paragraph).paragraphs[0]?.level === 1 ? RIGHT_TO_LEFT_MARK : LEFT_TO_RIGHT_MARK;
 }
 
 /** The mirrored form of a character drawn right-to-left, such as `)` for `(` (rule L4), or the character itself. */

@@ -76,10 +76,20 @@ export function loadFonts(files: FontFiles): FontSet {
     const face = latin[weight];
     const fallbacks = files.scripts ? fallbacksOf(weight) : [];
     const lines = new Map<string, SetLine>();
+    // The first face of a character, found once: CJK text would otherwise search every face before the CJK one.
+    const firstFaces = new Map<number, number>();
+    const firstCovering = (codePoint: number): number => {
+      let found = firstFaces.get(codePoint);
+      if (found === undefined) {
+        found = face.glyphOf(codePoint) !== undefined ? -1 : fallbacks.findIndex((fallback) => covers(fallback.info, codePoint));
+        firstFaces.set(codePoint, found);
+      }
+      return found;
+    };
     const set = (text: string): SetLine => {
       const known = lines.get(text);
       if (known) return known;
-      const line = setLine(text, { latin: face, fallbacks, scriptFace });
+      const line = setLine(text, { latin: face, fallbacks, scriptFace, firstCovering });
       if (text.length > CACHED_LINE_LENGTH) return line;
       if (lines.size >= LINE_CACHE_SIZE) lines.clear();
       lines.set(text, line);

@@ -1,4 +1,4 @@
-import { embeddingLevels, mirrored, RIGHT_TO_LEFT_MARK } from './bidi.ts';
+import { embeddingLevels, mirrored } from './bidi.ts';
 import type { FontFace, ScriptFace } from './faces.ts';
 import { covers, type Fallback, FontsNotLoaded } from './fallback.ts';
 import type { FallbackFaceInfo } from './font-coverage.ts';
@@ -26,6 +26,8 @@ export interface LineFaces {
   readonly fallbacks: readonly Fallback[];
   /** A script face once loaded. */
   scriptFace(info: FallbackFaceInfo): ScriptFace | undefined;
+  /** The first face that has a character: -1 the Latin face, else an index into `fallbacks` (-1 when none has it). */
+  firstCovering(codePoint: number): number;
 }
 
 /** HarfBuzz's script of each family: the shaper it runs (Arabic joining, Indic reordering, Thai marks…). */
@@ -51,7 +53,8 @@ export function cjkLanguageOf(text: string): string | undefined {
   return undefined;
 }
 
-const MARK = /\p{M}/u;
+/** LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK, ARABIC LETTER MARK: they set bidi levels and draw nothing. */
+const BIDI_MARKS = new Set([0x200e, 0x200f, 0x061c]);
 const LETTER = /\p{L}/u;
 
 /** One face's share of a line: UTF-16 range, bidi level and the face chosen for it. */
@@ -65,29 +68,29 @@ interface Item {
 
 /**
  * The face of each character by coverage (never by guessing a language): letters take the first face that has
- * them; marks, joiners and other ignorables stay with the letter before them; spaces, digits and punctuation
- * stay in the face of the run they are in when it has them, so that a script's own shaping is not cut.
+ * them; joiners and other ignorables stay with the letter before them; marks, spaces, digits and punctuation
+ * stay in the face of the run they are in when it has them, so that a script's own shaping is not cut, and
+ * otherwise take the first face that has them (a mark its font lacks is drawn, not refused).
  */
-function itemize(text: string, from: number, levels: Uint8Array, faces: LineFaces): Item[] {
+function itemize(text: string, levels: Uint8Array, faces: LineFaces): Item[] {
   const items: Item[] = [];
   let current: Item | undefined;
   const coveredBy = (face: number, codePoint: number) =>
     face < 0 ? faces.latin.glyphOf(codePoint) !== undefined : covers(faces.fallbacks[face]!.info, codePoint);
-  for (let i = from; i < text.length; ) {
+  for (let i = 0; i < text.length; ) {
     const codePoint = text.codePointAt(i)!;
+    // A bidi mark has done its work in the levels; between two runs it would be an empty run of its own.
+    if (BIDI_MARKS.has(codePoint)) {
+      i++;
+      continue;
+    }
     const length = codePoint > 0xffff ? 2 : 1;
     const char = text.slice(i, i + length);
     const level = levels[i]!;
     let face: number;
-    if (current && (isDefaultIgnorable(codePoint) || MARK.test(char))) face = current.face;
+    if (current && isDefaultIgnorable(codePoint)) face = current.face;
     else if (current && !LETTER.test(char) && coveredBy(current.face, codePoint)) face = current.face;
-    else {
-      face = -1;
-      if (!coveredBy(-1, codePoint)) {
-        const found = faces.fallbacks.findIndex((fallback) => covers(fallback.info, codePoint));
-        if (found >= 0) face = found;
-      }
-    }
+    else face = faces.firstCovering(codePoint);
     if (current && current.face === face && current.level === level) current.end = i + length;
     else {
       current = { start: i, end: i + length, level, face };
@@ -234,8 +237,7 @@ export function setLine(text: string, faces: LineFaces): SetLine {
     const glyphs = faces.latin.shape(text);
     return { runs: [{ face: faces.latin, glyphs, emboldened: false }], width: sumAdvances(glyphs) };
   }
-  // The mark that keeps a wrapped line in its paragraph's direction sets the levels and draws nothing.
-  const items = itemize(text, text.startsWith(RIGHT_TO_LEFT_MARK) ? 1 : 0, embeddingLevels(text), faces);
+  const items = itemize(text, embeddingLevels(text), faces);
   const missing = new Set<FallbackFaceInfo>();
   const runs = items.map((item) => {
     if (item.face < 0) return { level: item.level, face: faces.latin, glyphs: latinRun(text, item, faces.latin), emboldened: false };

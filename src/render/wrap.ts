@@ -1,4 +1,4 @@
-import { isRightToLeft, RIGHT_TO_LEFT_MARK } from './bidi.ts';
+import { directionMarkOf } from './bidi.ts';
 import type { TextFace } from './fonts.ts';
 import { breakOpportunities, splitsCluster } from './line-breaks.ts';
 import { SOFT_HYPHEN } from './text.ts';
@@ -83,10 +83,13 @@ function placesAfter(places: readonly number[], cut: number): number[] {
  */
 function breakAnywhere(word: string, face: TextFace, size: number, room: number): Piece {
   const chars = [...word];
-  const cuts: number[] = [];
+  let cuts: number[] = [];
   for (let end = 1; end < chars.length; end++) {
     if (!splitsCluster(chars[end - 1]!.codePointAt(0)!, chars[end]!.codePointAt(0)!)) cuts.push(end);
   }
+  // A word that is one cluster from end to end (300 Thai leading vowels) is cut between characters all the same:
+  // a broken cluster is better than text running past the column and off the page.
+  if (cuts.length === 0) cuts = Array.from({ length: chars.length - 1 }, (_, index) => index + 1);
   const fits = (index: number) => face.widthOf(chars.slice(0, cuts[index]).join(''), size) <= room;
   const best = cuts[Math.max(lastFitting(cuts.length, fits), 0)] ?? chars.length;
   return { line: chars.slice(0, best).join(''), rest: chars.slice(best).join('') };
@@ -173,9 +176,8 @@ export function wrapText(text: string, face: TextFace, size: number, columnWidth
       lineWidth = wordWidth;
     }
     lines.push(line);
-    if (lines.length - first > 1 && isRightToLeft(paragraph)) {
-      for (let i = first + 1; i < lines.length; i++) lines[i] = RIGHT_TO_LEFT_MARK + lines[i];
-    }
+    const mark = lines.length - first > 1 ? directionMarkOf(paragraph) : '';
+    for (let i = first + 1; mark && i < lines.length; i++) lines[i] = mark + lines[i];
   }
   return lines;
 }

@@ -105,3 +105,34 @@ describe('wrapping a right-to-left paragraph', () => {
     );
   });
 });
+
+describe('wrapping a left-to-right paragraph with right-to-left words', () => {
+  it('keeps left to right on every line, even one that starts with a right-to-left word', () => {
+    const lines = wrapText('Delivery to שלום עולם, 12 boxes', fonts.regular, 9, 70);
+    const second = lines.findIndex((line) => line.includes('עולם'));
+    expect(second).toBeGreaterThan(0);
+    expect(lines[second]!.startsWith('\u200E')).toBe(true);
+    // Left to right, as the paragraph: the right-to-left stretch (its word, comma and number, rule N1) first, then
+    // `boxes`; set as a paragraph of its own, the line would be right to left, `boxes` leftmost.
+    expect(textsOf(fonts.regular.setLine(lines[second]!)).join('')).toBe('12 ,םלוע boxes');
+  });
+});
+
+describe('marks and text that cannot be broken', () => {
+  it('draws a mark its letter’s font lacks with a font that has it, rather than refusing it', () => {
+    for (const text of ['a\u093E', 'abc \u064E', 'x\u05B4', '中\u093E']) {
+      expect(fonts.undrawable(text), text).toEqual([]);
+      const glyphs = fonts.regular.setLine(text).runs.flatMap((run) => run.glyphs);
+      expect(
+        glyphs.every((glyph) => glyph.gid !== 0),
+        text,
+      ).toBe(true);
+    }
+  });
+
+  it('cuts a word that is one cluster from end to end rather than letting it run past the column', () => {
+    const lines = wrapText('เ'.repeat(300), fonts.regular, 9, 200);
+    expect(lines.join('')).toBe('เ'.repeat(300));
+    for (const line of lines) expect(fonts.regular.widthOf(line, 9), line).toBeLessThanOrEqual(200);
+  });
+});
