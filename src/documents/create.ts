@@ -19,7 +19,7 @@ import { finalBuckets, previewBuckets, replayBuckets } from '../limits/buckets.t
 import { countRequest } from '../limits/count.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import { ENGINE_BUSY_RETRY_AFTER_SECONDS, type RenderEngine } from '../render/engine.ts';
-import { characterNames, EngineBusy, RenderTimedOut, UndrawableText } from '../render/errors.ts';
+import { characterNames, EngineBusy, EngineUnavailable, RenderTimedOut, UndrawableText } from '../render/errors.ts';
 import { renderInput } from '../templates/template.ts';
 import { type DocumentRow, findDocument } from './record.ts';
 import { type DocumentRequest, parseDocumentRequest } from './request.ts';
@@ -112,6 +112,11 @@ function renderRefusal(error: unknown): unknown {
         message: `The bundled fonts cannot draw ${characterNames(value.characters)}.`,
         ...(value.field ? { field: value.field } : {}),
       })),
+    });
+  }
+  if (error instanceof EngineUnavailable) {
+    return new ApiError('engine_unavailable', {
+      message: 'A font the document needs could not be loaded; nothing was charged. Retry later with the same key.',
     });
   }
   if (error instanceof EngineBusy) {

@@ -23,6 +23,13 @@ export function characterNames(characters: readonly string[]): string {
   return characters.map((char) => `"${char}" (U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')})`).join(', ');
 }
 
+/** A part of the engine a text needs (a script font, the shaper) could not be loaded; a later render tries again. */
+export class EngineUnavailable extends Error {
+  constructor(what: string, cause: unknown) {
+    super(`could not load ${what}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
 /** Every render slot of this process is taken. */
 export class EngineBusy extends Error {
   constructor() {

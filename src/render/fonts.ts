@@ -1,4 +1,5 @@
 import fontkit from '@pdf-lib/fontkit';
+import { EngineUnavailable } from './errors.ts';
 import type { FontFace, FontWeight, ScriptFace } from './faces.ts';
 import { covers, fallbacksOf } from './fallback.ts';
 import { FALLBACK_FACES, type FallbackFaceInfo } from './font-coverage.ts';
@@ -59,16 +60,17 @@ function loadLatinFace(bytes: Uint8Array, postscriptName: string): FontFace {
 
 /**
  * Lines already set, per weight: the same texts recur (words measured while wrapping, then drawn; labels, names on
- * every page), and shaping is the cost. Only texts of a line's length are kept, which bounds the memory: the
- * prefixes of a long word measured while wrapping it are seldom set again.
+ * every page), and shaping is the cost. Only texts of a line's length are kept (the prefixes of a long word
+ * measured while wrapping it are seldom set again), 64,000 characters in all: a set glyph weighs about 150 bytes,
+ * so the cache stays near 10 MB per weight (a Worker isolate has 128 MB in all).
  */
-const LINE_CACHE_SIZE = 4096;
+const LINE_CACHE_CHARS = 64_000;
 const CACHED_LINE_LENGTH = 256;
 
 export function loadFonts(files: FontFiles): FontSet {
   const latin = { regular: loadLatinFace(files.regular, 'NotoSans-Regular'), bold: loadLatinFace(files.bold, 'NotoSans-Bold') };
   const loaded = new Map<string, ScriptFace>();
-  let harfbuzz: Promise<HarfBuzz> | undefined;
+  let harfbuzz: HarfBuzz | undefined;
 
   const scriptFace = (info: FallbackFaceInfo): ScriptFace | undefined => loaded.get(info.file);
 
@@ -76,6 +78,7 @@ export function loadFonts(files: FontFiles): FontSet {
     const face = latin[weight];
     const fallbacks = files.scripts ? fallbacksOf(weight) : [];
     const lines = new Map<string, SetLine>();
+    let cachedChars = 0;
     // The first face of a character, found once: CJK text would otherwise search every face before the CJK one.
     const firstFaces = new Map<number, number>();
     const firstCovering = (codePoint: number): number => {
@@ -91,8 +94,12 @@ export function loadFonts(files: FontFiles): FontSet {
       if (known) return known;
       const line = setLine(text, { latin: face, fallbacks, scriptFace, firstCovering });
       if (text.length > CACHED_LINE_LENGTH) return line;
-      if (lines.size >= LINE_CACHE_SIZE) lines.clear();
+      if (cachedChars + text.length > LINE_CACHE_CHARS) {
+        lines.clear();
+        cachedChars = 0;
+      }
       lines.set(text, line);
+      cachedChars += text.length;
       return line;
     };
     return {
@@ -104,23 +111,41 @@ export function loadFonts(files: FontFiles): FontSet {
     };
   };
 
+  // One load of the shaper and of each face at a time, shared by the renders that wait for it; a load that
+  // failed is forgotten, so that the next render tries again rather than failing for good.
+  const loading = new Map<string, Promise<void>>();
+  const once = (key: string, what: string, task: () => Promise<void>): Promise<void> => {
+    let pending = loading.get(key);
+    if (!pending) {
+      pending = task().catch((error: unknown) => {
+        loading.delete(key);
+        throw new EngineUnavailable(what, error);
+      });
+      loading.set(key, pending);
+    }
+    return pending;
+  };
+
   const load = async (faces: readonly FallbackFaceInfo[]): Promise<void> => {
     const source = files.scripts;
     if (!source) return;
-    harfbuzz ??= source.harfbuzz().then(instantiateHarfBuzz);
-    const shaper = await harfbuzz;
-    for (const info of faces) {
-      if (loaded.has(info.file)) continue;
-      const bytes = await source.read(info.file);
-      if (loaded.has(info.file)) continue;
-      const file = readTrueType(bytes);
-      loaded.set(info.file, {
-        info,
-        postscriptName: info.file.replace(/\.ttf$/, ''),
-        file,
-        harfbuzz: shaper.face(withoutOutlines(file)),
-      });
-    }
+    await once('', 'the shaper', async () => {
+      harfbuzz = await instantiateHarfBuzz(await source.harfbuzz());
+    });
+    const shaper = harfbuzz!;
+    await Promise.all(
+      faces.map((info) =>
+        once(info.file, info.file, async () => {
+          const file = readTrueType(await source.read(info.file));
+          loaded.set(info.file, {
+            info,
+            postscriptName: info.file.replace(/\.ttf$/, ''),
+            file,
+            harfbuzz: shaper.face(withoutOutlines(file)),
+          });
+        }),
+      ),
+    );
   };
 
   const scriptCoverage = files.scripts ? FALLBACK_FACES : [];

@@ -234,8 +234,14 @@ interface EmbeddedSubset {
   widths: number[];
 }
 
+/**
+ * Subsets kept: 64 at most, and 16 MiB of compressed font at most, since one subset of a long CJK document
+ * is megabytes (a Worker isolate has 128 MB in all).
+ */
 const SUBSET_CACHE_SIZE = 64;
+const SUBSET_CACHE_BYTES = 16 * 1024 * 1024;
 const subsetCache = new Map<string, EmbeddedSubset>();
+let subsetCacheBytes = 0;
 
 /** Subsetting and compressing a font is a pure function of its glyphs, so recent results are reused (LRU). */
 function subsetFor(use: FontUse): EmbeddedSubset {
@@ -257,7 +263,12 @@ function subsetFor(use: FontUse): EmbeddedSubset {
     widths: use.glyphs.map((gid) => Math.round(file.advances[gid]! * scale)),
   };
   subsetCache.set(key, subset);
-  if (subsetCache.size > SUBSET_CACHE_SIZE) subsetCache.delete(subsetCache.keys().next().value!);
+  subsetCacheBytes += subset.fontFile.length;
+  while (subsetCache.size > SUBSET_CACHE_SIZE || (subsetCacheBytes > SUBSET_CACHE_BYTES && subsetCache.size > 1)) {
+    const [oldest, evicted] = subsetCache.entries().next().value!;
+    subsetCache.delete(oldest);
+    subsetCacheBytes -= evicted.fontFile.length;
+  }
   return subset;
 }
 

@@ -47,6 +47,9 @@ export function readTrueType(source: Uint8Array): TrueTypeFile {
     const tag = String.fromCharCode(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!, bytes[at + 3]!);
     tables.set(tag, { offset: view.getUint32(at + 8), length: view.getUint32(at + 12) });
   }
+  for (const [tag, { offset, length }] of tables) {
+    if (offset + length > bytes.length) throw new Error(`font file cut short: its ${tag} table ends past its end`);
+  }
   const head = table(tables, 'head').offset;
   const hhea = table(tables, 'hhea').offset;
   const numGlyphs = view.getUint16(table(tables, 'maxp').offset + 4);

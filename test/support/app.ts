@@ -69,6 +69,8 @@ interface TestAppOptions {
    * comes as on Bun and Node, where the app lets that work run by itself.
    */
   awaitBackgroundTasks?: boolean;
+  /** The fonts the renderer uses; the bundled ones, loaded once for every test file, by default. */
+  fonts?: FontSet;
 }
 
 /**
@@ -89,7 +91,7 @@ async function inProcessApp(options: TestAppOptions): Promise<TestApp> {
   const { db } = await openDatabase(':memory:');
   const clock = new TestClock();
   const config = loadConfig(options.env ?? {}, { logRequests: false, rateLimitsEnabled: false, ...options.config });
-  const deps = { db: options.wrapDb ? options.wrapDb(db) : db, clock, config, fonts: testFonts() };
+  const deps = { db: options.wrapDb ? options.wrapDb(db) : db, clock, config, fonts: options.fonts ?? testFonts() };
   const handler = createApp(options.mailer ? { ...deps, mailer: options.mailer } : deps, options.routes ?? ROUTES);
   const fetch: FetchHandler =
     options.awaitBackgroundTasks === false
