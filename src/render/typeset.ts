@@ -17,6 +17,12 @@ export interface GlyphRun {
 /** A line of text ready to draw: its runs from left to right, and its width in thousandths of the font size. */
 export interface SetLine {
   readonly runs: readonly GlyphRun[];
+  /**
+   * The indices into `runs` in the order of the text (logical order), which differs from `runs` where right-to-left
+   * text is in the line. pdf.js reads a line's text in the order it is drawn, one item per font, and turns each
+   * right-to-left item around on its own, so the writer draws the runs in this order, each at its own place.
+   */
+  readonly logicalOrder: readonly number[];
   readonly width: number;
 }
 
@@ -204,6 +210,25 @@ function showCluster(glyphs: ShapedGlyph[], clusterText: string, rtl: boolean): 
   return glyphs.map((glyph, index) => ({ ...glyph, text: pieces[index]! }));
 }
 
+const WHITE_SPACE = /^\s+$/;
+
+/**
+ * What the glyphs of a script face's right-to-left run show, for pdf.js: it drops the white space at either
+ * end of a text item, and a right-to-left line, drawn in logical order (SetLine.logicalOrder), has an item
+ * wherever the font changes. So a space at either end of the run is shown by the glyph beside it (the space's
+ * glyph shows nothing); what the run shows as a whole, left to right, does not change.
+ */
+function keepEdgeSpaces(glyphs: ShapedGlyph[], level: number): ShapedGlyph[] {
+  if (level % 2 === 0 || glyphs.length < 2) return glyphs;
+  const shown = glyphs.map((glyph) => glyph.text ?? String.fromCodePoint(glyph.codePoint));
+  const texts = [...shown];
+  const solid = (index: number) => texts[index] !== '' && !WHITE_SPACE.test(texts[index]!);
+  const last = texts.length - 1;
+  if (WHITE_SPACE.test(texts[0]!) && solid(1)) texts.splice(0, 2, '', texts[0]! + texts[1]!);
+  if (WHITE_SPACE.test(texts[last]!) && solid(last - 1)) texts.splice(last - 1, 2, texts[last - 1]! + texts[last]!, '');
+  return glyphs.map((glyph, index) => (texts[index] === shown[index] ? glyph : { ...glyph, text: texts[index]! }));
+}
+
 /** Rule L2: from the highest level down to the lowest odd one, reverse every sequence of runs at that level or above. */
 function visualOrder<T extends { level: number }>(runs: T[]): T[] {
   const ordered = [...runs];
@@ -232,7 +257,7 @@ function visualOrder<T extends { level: number }>(runs: T[]): T[] {
 export function setLine(text: string, faces: LineFaces): SetLine {
   if (faces.latin.drawsAlone(text)) {
     const glyphs = faces.latin.shape(text);
-    return { runs: [{ face: faces.latin, glyphs, emboldened: false }], width: sumAdvances(glyphs) };
+    return { runs: [{ face: faces.latin, glyphs, emboldened: false }], logicalOrder: [0], width: sumAdvances(glyphs) };
   }
   // The mark that keeps a wrapped line in its paragraph's direction sets the levels and draws nothing.
   const items = itemize(text, text.startsWith(RIGHT_TO_LEFT_MARK) ? 1 : 0, embeddingLevels(text), faces);
@@ -245,11 +270,17 @@ export function setLine(text: string, faces: LineFaces): SetLine {
       missing.add(fallback.info);
       return { level: item.level, face: faces.latin, glyphs: [], emboldened: false };
     }
-    return { level: item.level, face, glyphs: scriptRun(text, item, face), emboldened: fallback.emboldened };
+    return { level: item.level, face, glyphs: keepEdgeSpaces(scriptRun(text, item, face), item.level), emboldened: fallback.emboldened };
   });
   if (missing.size) throw new FontsNotLoaded([...missing]);
-  const ordered = visualOrder(runs).map(({ face, glyphs, emboldened }) => ({ face, glyphs, emboldened }));
-  return { runs: ordered, width: ordered.reduce((sum, run) => sum + sumAdvances(run.glyphs), 0) };
+  // `runs` is in the order of the text: each run's place in the visual order is its entry in logicalOrder.
+  const visual = visualOrder(runs.map((run, index) => ({ ...run, index })));
+  const logicalOrder: number[] = [];
+  visual.forEach((run, place) => {
+    logicalOrder[run.index] = place;
+  });
+  const ordered = visual.map(({ face, glyphs, emboldened }) => ({ face, glyphs, emboldened }));
+  return { runs: ordered, logicalOrder, width: ordered.reduce((sum, run) => sum + sumAdvances(run.glyphs), 0) };
 }
 
 function sumAdvances(glyphs: readonly ShapedGlyph[]): number {

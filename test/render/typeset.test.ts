@@ -40,6 +40,23 @@ describe('setting a line: fonts by coverage, bidi order, shaping', () => {
     expect(textsOf(line)).toEqual(['Invoice (', 'םולש', ') paid']);
   });
 
+  it('gives the runs’ order in the text: a right-to-left line’s first run is its rightmost; a left-to-right line’s order is left to right', () => {
+    const line = fonts.regular.setLine('רחוב הרצל 25, תל אביב');
+    const inTextOrder = line.logicalOrder.map((index) => textsOf(line)[index]);
+    expect(inTextOrder).toEqual([' לצרה בוחר', '25', ' ,', 'ביבא לת']);
+    expect(line.logicalOrder.map((index) => facesOf(line)[index])).toEqual(['hebrew', 'latin', 'latin', 'hebrew']);
+    expect(fonts.regular.setLine('תודה!').logicalOrder).toEqual([1, 0]);
+    expect(fonts.regular.setLine('Order 12 東京 ๑ नमस्ते').logicalOrder).toEqual([0, 1, 2, 3]);
+    expect(fonts.regular.setLine('Invoice 12').logicalOrder).toEqual([0]);
+  });
+
+  it('shows a space at either end of a script face’s right-to-left run with the glyph beside it, which pdf.js keeps', () => {
+    const [, , , hebrew] = fonts.regular.setLine('רחוב הרצל 25, תל אביב').runs;
+    const shown = hebrew!.glyphs.map((glyph) => glyph.text);
+    expect(shown.slice(0, 2)).toEqual(['', ' ל']);
+    expect(shown.join('')).toBe(' לצרה בוחר');
+  });
+
   it('mirrors brackets drawn right to left by the Latin face; each still shows the bracket sent, for copying', () => {
     const line = fonts.regular.setLine('שלום (עולם)');
     const drawn = line.runs.flatMap((run) => run.glyphs.map((glyph) => String.fromCodePoint(glyph.codePoint)));
