@@ -360,9 +360,9 @@ interface Stretch {
  * line as sent. Runs of one script face side by side stay together, left to right: pdf.js makes one item of
  * them and orders its digits and words itself (Arabic text with Arabic-Indic digits); it leaves an item without
  * right-to-left letters as drawn, so the Latin face's runs (digits, punctuation between right-to-left words)
- * each keep their own place in the order. Runs that follow each other from
- * left to right make one stretch; before each stretch the pen moves from where the last one ended to the place
- * of its first run in the visual order, as the widths and adjustments the PDF draws with (`advances`) give it.
+ * each keep their own place in the order. Runs that follow each other from left to right make one stretch;
+ * before each stretch the pen moves from where the last one ended to the place of its first run in the visual
+ * order, as the widths and adjustments the PDF draws with (`advances`) give it.
  * A TJ displacement says that exactly in thousandths of the font size (a Td would round to hundredths of a
  * point), so every glyph lands where drawing the runs left to right would put it. A line without right-to-left
  * text is one stretch without a move: drawn as before.
@@ -398,19 +398,24 @@ function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], adv
 }
 
 /**
- * A stretch of runs drawn with a script face is one /ActualText span holding what its glyphs show, in drawing
- * order and without the glyphs that show nothing (FontUse.toUnicode). poppler reads the span as one piece
- * placed from its first glyph to the end of its last, instead of placing each glyph, which keeps the marks of
- * Hebrew and Arabic (drawn before their base, some raised or lowered) and the parts of a split Indic vowel in
+ * A stretch of runs drawn with a script face, or with right-to-left punctuation of the Latin face whose glyphs
+ * show it in logical order for pdf.js (typeset.ts latinNeutrals), is one /ActualText span holding what it shows
+ * in drawing order, without the glyphs that show nothing (FontUse.toUnicode). poppler reads the span as one
+ * piece placed from its first glyph to the end of its last, instead of placing each glyph, which keeps the marks
+ * of Hebrew and Arabic (drawn before their base, some raised or lowered) and the parts of a split Indic vowel in
  * their cluster; and, as it does with glyphs, it turns right-to-left text into logical order by where it lies,
  * so the span holds it in drawing order like the glyphs. A span is a stretch's, not the line's: the stretches
  * of a right-to-left line are drawn right to left, and a line's span would lie from its first glyph to its
- * last. pdf.js ignores /ActualText and reads the glyphs. Latin text gets no span: its bytes stay.
+ * last. pdf.js ignores /ActualText and reads the glyphs. Latin text drawn left to right gets no span: its bytes
+ * stay.
  */
 function spanOf(runs: readonly GlyphRun[]): string {
-  if (runs.every((run) => !('info' in run.face))) return '';
+  if (runs.every((run) => !('info' in run.face) && run.drawnText === undefined)) return '';
   let text = '';
-  for (const run of runs) for (const glyph of run.glyphs) text += glyph.text ?? String.fromCodePoint(glyph.codePoint);
+  for (const run of runs) {
+    if (run.drawnText !== undefined) text += run.drawnText;
+    else for (const glyph of run.glyphs) text += glyph.text ?? String.fromCodePoint(glyph.codePoint);
+  }
   return `/Span << /ActualText ${textString(text).toString()} >> BDC `;
 }
 

@@ -12,6 +12,8 @@ export interface GlyphRun {
   readonly glyphs: readonly ShapedGlyph[];
   /** Drawn with a stroke around the fill, for bold text in a family that has no bold face. */
   readonly emboldened: boolean;
+  /** What the run shows in drawing order, for /ActualText, where its glyphs show it in another order (`latinNeutrals`). */
+  readonly drawnText?: string;
 }
 
 /** A line of text ready to draw: its runs from left to right, and its width in thousandths of the font size. */
@@ -213,20 +215,59 @@ function showCluster(glyphs: ShapedGlyph[], clusterText: string, rtl: boolean): 
 const WHITE_SPACE = /^\s+$/;
 
 /**
- * What the glyphs of a script face's right-to-left run show, for pdf.js: it drops the white space at either
- * end of a text item, and a right-to-left line, drawn in logical order (SetLine.logicalOrder), has an item
- * wherever the font changes. So a space at either end of the run is shown by the glyph beside it (the space's
- * glyph shows nothing); what the run shows as a whole, left to right, does not change.
+ * What the glyphs of a script face's right-to-left text show, for pdf.js: it makes one text item of the runs of
+ * one font side by side (pdf-writer.ts stretchesOf), drops the white space at either end of an item, and a
+ * right-to-left line, drawn in logical order, has an item wherever the font changes. So a right-to-left space
+ * at either end of such runs is shown by the glyph beside it (the space's glyph shows nothing), which pdf.js
+ * turns around with the item; what they show as a whole, left to right, does not change. A left-to-right space
+ * (after a right-to-left stretch in a left-to-right line) is left to pdf.js, which puts a space where the pen
+ * moves on to the right; runs without right-to-left text keep their glyphs as they were.
  */
-function keepEdgeSpaces(glyphs: ShapedGlyph[], level: number): ShapedGlyph[] {
-  if (level % 2 === 0 || glyphs.length < 2) return glyphs;
+function keepEdgeSpaces<T extends GlyphRun & { level: number }>(visual: T[]): T[] {
+  const out: T[] = [];
+  for (let first = 0; first < visual.length; ) {
+    let end = first + 1;
+    while (end < visual.length && visual[end]!.face === visual[first]!.face) end++;
+    const block = visual.slice(first, end);
+    first = end;
+    if (!('info' in block[0]!.face) || block.every((run) => run.level % 2 === 0)) {
+      out.push(...block);
+      continue;
+    }
+    const glyphs = block.map((run) => [...run.glyphs]);
+    const places = glyphs.flatMap((run, number) => run.map((_, index) => ({ run, index, rtl: block[number]!.level % 2 === 1 })));
+    const textOf = ({ run, index }: (typeof places)[number]) => run[index]!.text ?? String.fromCodePoint(run[index]!.codePoint);
+    const show = ({ run, index }: (typeof places)[number], text: string) => {
+      run[index] = { ...run[index]!, text };
+    };
+    const solid = (place: (typeof places)[number]) => textOf(place) !== '' && !WHITE_SPACE.test(textOf(place));
+    const moveSpace = (space: (typeof places)[number], beside: (typeof places)[number], before: boolean) => {
+      if (!space.rtl || !WHITE_SPACE.test(textOf(space)) || !solid(beside)) return;
+      show(beside, before ? textOf(space) + textOf(beside) : textOf(beside) + textOf(space));
+      show(space, '');
+    };
+    if (places.length >= 2) {
+      moveSpace(places[0]!, places[1]!, true);
+      moveSpace(places.at(-1)!, places.at(-2)!, false);
+    }
+    out.push(...block.map((run, index) => ({ ...run, glyphs: glyphs[index]! })));
+  }
+  return out;
+}
+
+/**
+ * A right-to-left run of the Latin face holds only spaces, punctuation and brackets (between right-to-left
+ * words), which pdf.js leaves in drawing order, as its item holds no right-to-left letter, and whose spaces it
+ * drops at an item's ends: so the run's first glyph in the text that is not a space shows the run's text in
+ * logical order, and the others show nothing. poppler turns such a stretch around itself: its /ActualText
+ * keeps the text in drawing order (`drawnText`).
+ */
+function latinNeutrals(glyphs: ShapedGlyph[], level: number): { glyphs: ShapedGlyph[]; drawnText?: string } {
   const shown = glyphs.map((glyph) => glyph.text ?? String.fromCodePoint(glyph.codePoint));
-  const texts = [...shown];
-  const solid = (index: number) => texts[index] !== '' && !WHITE_SPACE.test(texts[index]!);
-  const last = texts.length - 1;
-  if (WHITE_SPACE.test(texts[0]!) && solid(1)) texts.splice(0, 2, '', texts[0]! + texts[1]!);
-  if (WHITE_SPACE.test(texts[last]!) && solid(last - 1)) texts.splice(last - 1, 2, texts[last - 1]! + texts[last]!, '');
-  return glyphs.map((glyph, index) => (texts[index] === shown[index] ? glyph : { ...glyph, text: texts[index]! }));
+  const carrier = shown.findLastIndex((text) => !WHITE_SPACE.test(text));
+  if (level % 2 === 0 || glyphs.length < 2 || carrier < 0) return { glyphs };
+  const logical = [...shown].reverse().join('');
+  return { glyphs: glyphs.map((glyph, index) => ({ ...glyph, text: index === carrier ? logical : '' })), drawnText: shown.join('') };
 }
 
 /** Rule L2: from the highest level down to the lowest odd one, reverse every sequence of runs at that level or above. */
@@ -262,24 +303,30 @@ export function setLine(text: string, faces: LineFaces): SetLine {
   // The mark that keeps a wrapped line in its paragraph's direction sets the levels and draws nothing.
   const items = itemize(text, text.startsWith(RIGHT_TO_LEFT_MARK) ? 1 : 0, embeddingLevels(text), faces);
   const missing = new Set<FallbackFaceInfo>();
-  const runs = items.map((item) => {
-    if (item.face < 0) return { level: item.level, face: faces.latin, glyphs: latinRun(text, item, faces.latin), emboldened: false };
+  const runs = items.map((item): GlyphRun & { level: number } => {
+    if (item.face < 0)
+      return { level: item.level, face: faces.latin, ...latinNeutrals(latinRun(text, item, faces.latin), item.level), emboldened: false };
     const fallback = faces.fallbacks[item.face]!;
     const face = faces.scriptFace(fallback.info);
     if (!face) {
       missing.add(fallback.info);
       return { level: item.level, face: faces.latin, glyphs: [], emboldened: false };
     }
-    return { level: item.level, face, glyphs: keepEdgeSpaces(scriptRun(text, item, face), item.level), emboldened: fallback.emboldened };
+    return { level: item.level, face, glyphs: scriptRun(text, item, face), emboldened: fallback.emboldened };
   });
   if (missing.size) throw new FontsNotLoaded([...missing]);
   // `runs` is in the order of the text: each run's place in the visual order is its entry in logicalOrder.
-  const visual = visualOrder(runs.map((run, index) => ({ ...run, index })));
+  const visual = keepEdgeSpaces(visualOrder(runs.map((run, index) => ({ ...run, index }))));
   const logicalOrder: number[] = [];
   visual.forEach((run, place) => {
     logicalOrder[run.index] = place;
   });
-  const ordered = visual.map(({ face, glyphs, emboldened }) => ({ face, glyphs, emboldened }));
+  const ordered = visual.map(({ face, glyphs, emboldened, drawnText }) => ({
+    face,
+    glyphs,
+    emboldened,
+    ...(drawnText ? { drawnText } : {}),
+  }));
   return { runs: ordered, logicalOrder, width: ordered.reduce((sum, run) => sum + sumAdvances(run.glyphs), 0) };
 }
 
