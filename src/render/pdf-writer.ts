@@ -7,7 +7,7 @@ import { FALLBACK_FACES } from './font-coverage.ts';
 import type { FontSet } from './fonts.ts';
 import type { ShapedGlyph } from './shaping.ts';
 import { closeGlyphSet, subsetTrueType } from './truetype.ts';
-import type { SetLine } from './typeset.ts';
+import type { GlyphRun, SetLine } from './typeset.ts';
 
 interface PdfInput {
   size: PageSize;
@@ -35,6 +35,8 @@ function num(value: number): string {
 const rgb = (color: Rgb, operator: 'rg' | 'RG') => `${num(color[0])} ${num(color[1])} ${num(color[2])} ${operator}`;
 const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).toUpperCase().padStart(2, '0'));
 const hex4 = (value: number) => HEX_BYTES[value >> 8]! + HEX_BYTES[value & 0xff]!;
+/** A glyph's width as the font's /W array gives it, in thousandths of the font size: what a viewer moves the pen by. */
+const widthOf = (file: EmbeddableFace['file'], gid: number) => Math.round(file.advances[gid]! * (1000 / file.unitsPerEm));
 /** A text as UTF-16BE hex, as a ToUnicode map writes it. */
 const utf16Hex = (text: string) => {
   let hex = '';
@@ -162,12 +164,14 @@ class FontUse {
 
   /**
    * The operators that show glyphs at the current point: glyph ids in TJ arrays, with the kerning and mark
-   * offsets the shaper gave as adjustments between glyphs, and a mark raised or lowered by text rise.
+   * offsets the shaper gave as adjustments between glyphs, and a mark raised or lowered by text rise; and how
+   * far they move the pen, in thousandths of the font size, as a viewer computes it from /W and the adjustments.
    */
-  show(glyphs: readonly ShapedGlyph[], size: number): string {
-    const { advances, unitsPerEm } = this.face.file;
-    const scale = 1000 / unitsPerEm;
+  show(glyphs: readonly ShapedGlyph[], size: number): { operators: string; advance: number } {
+    const { file } = this.face;
+    const scale = 1000 / file.unitsPerEm;
     const out: string[] = [];
+    let advance = 0;
     let array = '';
     let run = '';
     let shift = 0;
@@ -185,7 +189,9 @@ class FontUse {
       shift += glyph.dx;
       if (Math.abs(shift) >= 0.005) {
         flushRun();
-        array += num(-shift);
+        const adjustment = num(-shift);
+        array += adjustment;
+        advance -= Number(adjustment);
       }
       if (glyph.dy !== rise) {
         flushArray();
@@ -193,13 +199,14 @@ class FontUse {
         out.push(`${num((rise * size) / 1000)} Ts`);
       }
       run += hex4(this.idOf(glyph));
-      shift = glyph.advance - advances[glyph.gid]! * scale - glyph.dx;
+      advance += widthOf(file, glyph.gid);
+      shift = glyph.advance - file.advances[glyph.gid]! * scale - glyph.dx;
       // pdf.js skips a glyph that shows nothing together with the adjustment after it in the same array.
       if (glyph.text === '') flushArray();
     }
     flushArray();
     if (rise !== 0) out.push('0 Ts');
-    return out.join(' ');
+    return { operators: out.join(' '), advance };
   }
 
   /** A deterministic subset tag: six capitals from a hash of the glyph set (PDF 32000 9.6.4). */
@@ -253,14 +260,13 @@ function subsetFor(use: FontUse): EmbeddedSubset {
     return cached;
   }
   const { file } = use.face;
-  const scale = 1000 / file.unitsPerEm;
   const fontFile = subsetTrueType(file, use.glyphs);
   const subset = {
     name: `${use.tag()}+${use.face.postscriptName}`,
     fontFile: pako.deflate(fontFile),
     fontFileLength: fontFile.length,
     toUnicode: pako.deflate(new TextEncoder().encode(toUnicodeCMap(use))),
-    widths: use.glyphs.map((gid) => Math.round(file.advances[gid]! * scale)),
+    widths: use.glyphs.map((gid) => widthOf(file, gid)),
   };
   subsetCache.set(key, subset);
   subsetCacheBytes += subset.fontFile.length;
@@ -351,19 +357,76 @@ class DocumentFonts {
   }
 }
 
+/** Runs of a line drawn one after the other, after the pen moves by `move` (see `stretchesOf`). */
+interface Stretch {
+  /** A TJ displacement, in thousandths of the font size: positive moves left. */
+  readonly move: number;
+  /** Indices into the line's runs, left to right. */
+  readonly runs: readonly number[];
+}
+
 /**
- * A line drawn with a script face is one /ActualText span holding what its glyphs show, in drawing order and
- * without the glyphs that show nothing (FontUse.toUnicode): for a line without right-to-left text that is the
- * line as sent. poppler reads the span as one piece instead of placing each glyph, which keeps the marks of
- * Hebrew and Arabic (drawn before their base, some raised or lowered) and the parts of a split Indic vowel
- * in their cluster; and, as it does with glyphs, it turns right-to-left stretches into logical order, so the
- * span holds them in drawing order like the glyphs. pdf.js ignores /ActualText and reads the glyphs; the span
- * covering the whole line leaves its text items as they were. Latin lines get no span: their bytes stay.
+ * The order a line's runs are drawn in: the order of the text, so that pdf.js, which reads a line's items in
+ * drawing order (one item per font) and turns each right-to-left item around on its own, gives a right-to-left
+ * line as sent. Runs of one script face side by side stay together, left to right: pdf.js makes one item of
+ * them and orders its digits and words itself (Arabic text with Arabic-Indic digits); it leaves an item without
+ * right-to-left letters as drawn, so the Latin face's runs (digits, punctuation between right-to-left words)
+ * each keep their own place in the order. Runs that follow each other from left to right make one stretch;
+ * before each stretch the pen moves from where the last one ended to the place of its first run in the visual
+ * order, as the widths and adjustments the PDF draws with (`advances`) give it.
+ * A TJ displacement says that exactly in thousandths of the font size (a Td would round to hundredths of a
+ * point), so every glyph lands where drawing the runs left to right would put it. A line without right-to-left
+ * text is one stretch without a move: drawn as before.
  */
-function lineSpan(runs: SetLine['runs']): string {
-  if (runs.every((run) => !('info' in run.face))) return '';
+function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], advances: readonly number[]): Stretch[] {
+  const rank: number[] = [];
+  logicalOrder.forEach((index, place) => {
+    rank[index] = place;
+  });
+  const blocks: number[][] = [];
+  runs.forEach((run, index) => {
+    const block = blocks.at(-1);
+    if (block && runs[index - 1]!.face === run.face && 'info' in run.face) block.push(index);
+    else blocks.push([index]);
+  });
+  const first = (block: number[]) => Math.min(...block.map((index) => rank[index]!));
+  const starts: number[] = [];
+  let end = 0;
+  for (const advance of advances) {
+    starts.push(end);
+    end += advance;
+  }
+  const stretches: { move: number; runs: number[] }[] = [];
+  let pen = 0;
+  for (const index of blocks.sort((a, b) => first(a) - first(b)).flat()) {
+    const move = pen - starts[index]!;
+    const last = stretches.at(-1);
+    if (last && num(move) === '0') last.runs.push(index);
+    else stretches.push({ move, runs: [index] });
+    pen = starts[index]! + advances[index]!;
+  }
+  return stretches;
+}
+
+/**
+ * A stretch of runs drawn with a script face, or with right-to-left punctuation of the Latin face whose glyphs
+ * show it in logical order for pdf.js (typeset.ts latinNeutrals), is one /ActualText span holding what it shows
+ * in drawing order, without the glyphs that show nothing (FontUse.toUnicode). poppler reads the span as one
+ * piece placed from its first glyph to the end of its last, instead of placing each glyph, which keeps the marks
+ * of Hebrew and Arabic (drawn before their base, some raised or lowered) and the parts of a split Indic vowel in
+ * their cluster; and, as it does with glyphs, it turns right-to-left text into logical order by where it lies,
+ * so the span holds it in drawing order like the glyphs. A span is a stretch's, not the line's: the stretches
+ * of a right-to-left line are drawn right to left, and a line's span would lie from its first glyph to its
+ * last. pdf.js ignores /ActualText and reads the glyphs. Latin text drawn left to right gets no span: its bytes
+ * stay.
+ */
+function spanOf(runs: readonly GlyphRun[]): string {
+  if (runs.every((run) => !('info' in run.face) && run.drawnText === undefined)) return '';
   let text = '';
-  for (const run of runs) for (const glyph of run.glyphs) text += glyph.text ?? String.fromCodePoint(glyph.codePoint);
+  for (const run of runs) {
+    if (run.drawnText !== undefined) text += run.drawnText;
+    else for (const glyph of run.glyphs) text += glyph.text ?? String.fromCodePoint(glyph.codePoint);
+  }
   return `/Span << /ActualText ${textString(text).toString()} >> BDC `;
 }
 
@@ -400,20 +463,31 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts)
       inText = true;
       setFill(op.color);
       const [x, y] = [Math.round(op.x * 100) / 100, Math.round(flip(op.y) * 100) / 100];
-      const { runs } = fonts.lineOf(op.weight, op.text);
-      const span = lineSpan(runs);
-      runs.forEach((run, index) => {
-        const use = fonts.useOf(run.face);
-        const selected = `/${use.resource} ${num(op.size)} Tf`;
-        if (selected !== font) {
-          font = selected;
-          out.push(selected);
-        }
-        const shown = use.show(run.glyphs, op.size);
-        const drawn = run.emboldened ? `2 Tr ${num((EMBOLDEN_STROKE * op.size) / 1000)} w ${rgb(op.color, 'RG')} ${shown} 0 Tr` : shown;
-        out.push(index === 0 ? `${num(x - lineX)} ${num(y - lineY)} Td ${span}${drawn}` : drawn);
+      const { runs, logicalOrder } = fonts.lineOf(op.weight, op.text);
+      const shown = runs.map((run) => fonts.useOf(run.face).show(run.glyphs, op.size));
+      stretchesOf(
+        runs,
+        logicalOrder,
+        shown.map((run) => run.advance),
+      ).forEach((stretch, number) => {
+        const span = spanOf(stretch.runs.map((index) => runs[index]!));
+        const move = num(stretch.move) === '0' ? '' : `[${num(stretch.move)}] TJ `;
+        stretch.runs.forEach((index, place) => {
+          const run = runs[index]!;
+          const selected = `/${fonts.useOf(run.face).resource} ${num(op.size)} Tf`;
+          if (selected !== font) {
+            font = selected;
+            out.push(selected);
+          }
+          const { operators } = shown[index]!;
+          const drawn = run.emboldened
+            ? `2 Tr ${num((EMBOLDEN_STROKE * op.size) / 1000)} w ${rgb(op.color, 'RG')} ${operators} 0 Tr`
+            : operators;
+          const start = number === 0 ? `${num(x - lineX)} ${num(y - lineY)} Td ` : '';
+          out.push(place === 0 ? `${start}${move}${span}${drawn}` : drawn);
+        });
+        if (span) out.push('EMC');
       });
-      if (span) out.push('EMC');
       [lineX, lineY] = [x, y];
       continue;
     }
@@ -462,7 +536,7 @@ function watermarkOf(op: Extract<DrawOp, { kind: 'watermark' }>, size: PageSize,
   const y = size.height / 2 - (width / 2) * sin - lift * cos;
   const matrix = [cos, sin, -sin, cos, x, y].map(num).join(' ');
   const actualText = textString(op.text).toString();
-  return `/Artifact BMC /Span << /ActualText ${actualText} >> BDC q /GS1 gs BT ${rgb(op.color, 'rg')} /F2 ${num(op.size)} Tf ${matrix} Tm ${use.show(run!.glyphs, op.size)} ET Q EMC EMC`;
+  return `/Artifact BMC /Span << /ActualText ${actualText} >> BDC q /GS1 gs BT ${rgb(op.color, 'rg')} /F2 ${num(op.size)} Tf ${matrix} Tm ${use.show(run!.glyphs, op.size).operators} ET Q EMC EMC`;
 }
 
 /**

@@ -12,11 +12,19 @@ export interface GlyphRun {
   readonly glyphs: readonly ShapedGlyph[];
   /** Drawn with a stroke around the fill, for bold text in a family that has no bold face. */
   readonly emboldened: boolean;
+  /** What the run shows in drawing order, for /ActualText, where its glyphs show it in another order (`latinNeutrals`). */
+  readonly drawnText?: string;
 }
 
 /** A line of text ready to draw: its runs from left to right, and its width in thousandths of the font size. */
 export interface SetLine {
   readonly runs: readonly GlyphRun[];
+  /**
+   * The indices into `runs` in the order of the text (logical order), which differs from `runs` where right-to-left
+   * text is in the line. pdf.js reads a line's text in the order it is drawn, one item per font, and turns each
+   * right-to-left item around on its own, so the writer draws the runs in this order, each at its own place.
+   */
+  readonly logicalOrder: readonly number[];
   readonly width: number;
 }
 
@@ -207,6 +215,64 @@ function showCluster(glyphs: ShapedGlyph[], clusterText: string, rtl: boolean): 
   return glyphs.map((glyph, index) => ({ ...glyph, text: pieces[index]! }));
 }
 
+const WHITE_SPACE = /^\s+$/;
+
+/**
+ * What the glyphs of a script face's right-to-left text show, for pdf.js: it makes one text item of the runs of
+ * one font side by side (pdf-writer.ts stretchesOf), drops the white space at either end of an item, and a
+ * right-to-left line, drawn in logical order, has an item wherever the font changes. So a right-to-left space
+ * at either end of such runs is shown by the glyph beside it (the space's glyph shows nothing), which pdf.js
+ * turns around with the item; what they show as a whole, left to right, does not change. A left-to-right space
+ * (after a right-to-left stretch in a left-to-right line) is left to pdf.js, which puts a space where the pen
+ * moves on to the right; runs without right-to-left text keep their glyphs as they were.
+ */
+function keepEdgeSpaces<T extends GlyphRun & { level: number }>(visual: T[]): T[] {
+  const out: T[] = [];
+  for (let first = 0; first < visual.length; ) {
+    let end = first + 1;
+    while (end < visual.length && visual[end]!.face === visual[first]!.face) end++;
+    const block = visual.slice(first, end);
+    first = end;
+    if (!('info' in block[0]!.face) || block.every((run) => run.level % 2 === 0)) {
+      out.push(...block);
+      continue;
+    }
+    const glyphs = block.map((run) => [...run.glyphs]);
+    const places = glyphs.flatMap((run, number) => run.map((_, index) => ({ run, index, rtl: block[number]!.level % 2 === 1 })));
+    const textOf = ({ run, index }: (typeof places)[number]) => run[index]!.text ?? String.fromCodePoint(run[index]!.codePoint);
+    const show = ({ run, index }: (typeof places)[number], text: string) => {
+      run[index] = { ...run[index]!, text };
+    };
+    const solid = (place: (typeof places)[number]) => textOf(place) !== '' && !WHITE_SPACE.test(textOf(place));
+    const moveSpace = (space: (typeof places)[number], beside: (typeof places)[number], before: boolean) => {
+      if (!space.rtl || !WHITE_SPACE.test(textOf(space)) || !solid(beside)) return;
+      show(beside, before ? textOf(space) + textOf(beside) : textOf(beside) + textOf(space));
+      show(space, '');
+    };
+    if (places.length >= 2) {
+      moveSpace(places[0]!, places[1]!, true);
+      moveSpace(places.at(-1)!, places.at(-2)!, false);
+    }
+    out.push(...block.map((run, index) => ({ ...run, glyphs: glyphs[index]! })));
+  }
+  return out;
+}
+
+/**
+ * A right-to-left run of the Latin face holds only spaces, punctuation and brackets (between right-to-left
+ * words), which pdf.js leaves in drawing order, as its item holds no right-to-left letter, and whose spaces it
+ * drops at an item's ends: so the run's first glyph in the text that is not a space shows the run's text in
+ * logical order, and the others show nothing. poppler turns such a stretch around itself: its /ActualText
+ * keeps the text in drawing order (`drawnText`).
+ */
+function latinNeutrals(glyphs: ShapedGlyph[], level: number): { glyphs: ShapedGlyph[]; drawnText?: string } {
+  const shown = glyphs.map((glyph) => glyph.text ?? String.fromCodePoint(glyph.codePoint));
+  const carrier = shown.findLastIndex((text) => !WHITE_SPACE.test(text));
+  if (level % 2 === 0 || glyphs.length < 2 || carrier < 0) return { glyphs };
+  const logical = [...shown].reverse().join('');
+  return { glyphs: glyphs.map((glyph, index) => ({ ...glyph, text: index === carrier ? logical : '' })), drawnText: shown.join('') };
+}
+
 /** Rule L2: from the highest level down to the lowest odd one, reverse every sequence of runs at that level or above. */
 function visualOrder<T extends { level: number }>(runs: T[]): T[] {
   const ordered = [...runs];
@@ -235,12 +301,13 @@ function visualOrder<T extends { level: number }>(runs: T[]): T[] {
 export function setLine(text: string, faces: LineFaces): SetLine {
   if (faces.latin.drawsAlone(text)) {
     const glyphs = faces.latin.shape(text);
-    return { runs: [{ face: faces.latin, glyphs, emboldened: false }], width: sumAdvances(glyphs) };
+    return { runs: [{ face: faces.latin, glyphs, emboldened: false }], logicalOrder: [0], width: sumAdvances(glyphs) };
   }
   const items = itemize(text, embeddingLevels(text), faces);
   const missing = new Set<FallbackFaceInfo>();
-  const runs = items.map((item) => {
-    if (item.face < 0) return { level: item.level, face: faces.latin, glyphs: latinRun(text, item, faces.latin), emboldened: false };
+  const runs = items.map((item): GlyphRun & { level: number } => {
+    if (item.face < 0)
+      return { level: item.level, face: faces.latin, ...latinNeutrals(latinRun(text, item, faces.latin), item.level), emboldened: false };
     const fallback = faces.fallbacks[item.face]!;
     const face = faces.scriptFace(fallback.info);
     if (!face) {
@@ -250,8 +317,19 @@ export function setLine(text: string, faces: LineFaces): SetLine {
     return { level: item.level, face, glyphs: scriptRun(text, item, face), emboldened: fallback.emboldened };
   });
   if (missing.size) throw new FontsNotLoaded([...missing]);
-  const ordered = visualOrder(runs).map(({ face, glyphs, emboldened }) => ({ face, glyphs, emboldened }));
-  return { runs: ordered, width: ordered.reduce((sum, run) => sum + sumAdvances(run.glyphs), 0) };
+  // `runs` is in the order of the text: each run's place in the visual order is its entry in logicalOrder.
+  const visual = keepEdgeSpaces(visualOrder(runs.map((run, index) => ({ ...run, index }))));
+  const logicalOrder: number[] = [];
+  visual.forEach((run, place) => {
+    logicalOrder[run.index] = place;
+  });
+  const ordered = visual.map(({ face, glyphs, emboldened, drawnText }) => ({
+    face,
+    glyphs,
+    emboldened,
+    ...(drawnText ? { drawnText } : {}),
+  }));
+  return { runs: ordered, logicalOrder, width: ordered.reduce((sum, run) => sum + sumAdvances(run.glyphs), 0) };
 }
 
 function sumAdvances(glyphs: readonly ShapedGlyph[]): number {

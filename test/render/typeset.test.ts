@@ -40,6 +40,34 @@ describe('setting a line: fonts by coverage, bidi order, shaping', () => {
     expect(textsOf(line)).toEqual(['Invoice (', 'םולש', ') paid']);
   });
 
+  it('gives the runs’ order in the text: a right-to-left line’s first run is its rightmost; a left-to-right line’s order is left to right', () => {
+    const line = fonts.regular.setLine('רחוב הרצל 25, תל אביב');
+    const inTextOrder = line.logicalOrder.map((index) => textsOf(line)[index]);
+    expect(inTextOrder).toEqual([' לצרה בוחר', '25', ', ', 'ביבא לת']);
+    expect(line.logicalOrder.map((index) => facesOf(line)[index])).toEqual(['hebrew', 'latin', 'latin', 'hebrew']);
+    expect(fonts.regular.setLine('תודה!').logicalOrder).toEqual([1, 0]);
+    expect(fonts.regular.setLine('Order 12 東京 ๑ नमस्ते').logicalOrder).toEqual([0, 1, 2, 3]);
+    expect(fonts.regular.setLine('Invoice 12').logicalOrder).toEqual([0]);
+  });
+
+  it('shows a space at either end of a script face’s right-to-left run with the glyph beside it, which pdf.js keeps', () => {
+    const [, , , hebrew] = fonts.regular.setLine('רחוב הרצל 25, תל אביב').runs;
+    const shown = hebrew!.glyphs.map((glyph) => glyph.text);
+    expect(shown.slice(0, 2)).toEqual(['', ' ל']);
+    expect(shown.join('')).toBe(' לצרה בוחר');
+    // A left-to-right space after a right-to-left word keeps its glyph's text: pdf.js puts it back itself.
+    const [, , space] = fonts.regular.setLine('Cohen כהן Tel').runs;
+    expect(space!.glyphs.map((glyph) => glyph.text ?? String.fromCodePoint(glyph.codePoint))).toEqual([' ']);
+  });
+
+  it('shows the spaces and punctuation of a right-to-left Latin run in logical order from one glyph, and keeps the drawing order for /ActualText', () => {
+    const [, comma] = fonts.regular.setLine('רחוב הרצל 25, תל אביב').runs;
+    expect(comma!.glyphs.map((glyph) => String.fromCodePoint(glyph.codePoint))).toEqual([' ', ',']);
+    expect(comma!.glyphs.map((glyph) => glyph.text)).toEqual(['', ', ']);
+    expect(comma!.drawnText).toBe(' ,');
+    expect(fonts.regular.setLine('Order 12, paid').runs[0]!.drawnText).toBeUndefined();
+  });
+
   it('mirrors brackets drawn right to left by the Latin face; each still shows the bracket sent, for copying', () => {
     const line = fonts.regular.setLine('שלום (עולם)');
     const drawn = line.runs.flatMap((run) => run.glyphs.map((glyph) => String.fromCodePoint(glyph.codePoint)));
