@@ -260,8 +260,9 @@ function thaiWordBoundaries(word: string, start: number, end: number): number[] 
  * ideographs/kana/Hangul (with its no-break-before/after punctuation rules) and Thai word boundaries from a
  * dictionary. Returns [] for words without such characters (Latin, Arabic, Indic ... unchanged).
  *
- * Hangul breaks between syllables as UAX #14 and browsers (`word-break: normal`) break it, not only at spaces
- * (`keep-all`): a Korean name or address without spaces still fills its line as Japanese and Chinese do.
+ * Korean breaks at spaces only, as it is written and as browsers break it with `word-break: keep-all`: no place is
+ * found next to a Hangul character (UAX #14's tailoring for Korean), so a Korean word moves to the next line whole
+ * and only a word wider than a line is cut between syllables.
  */
 export function breakOpportunities(word: string): number[] {
   if (!hasBreakableScript(word)) return [];
@@ -272,6 +273,8 @@ export function breakOpportunities(word: string): number[] {
   const breaksBefore = (lineClass: LineBreakClass, codePoint: number) =>
     baseClass !== undefined &&
     previousClass !== 'ZWJ' && // LB8a
+    !HANGUL.has(baseClass) &&
+    !HANGUL.has(lineClass) &&
     (isEastAsian(baseCodePoint) || isEastAsian(codePoint) || baseClass === 'ZW') &&
     pairBreaks(baseClass, lineClass, isEastAsian(baseCodePoint), isEastAsian(codePoint));
   for (let index = 0; index < word.length; ) {

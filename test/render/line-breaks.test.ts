@@ -41,11 +41,11 @@ describe('CJK breaks between characters as UAX #14 allows', () => {
     expect(pieces('价格¥1,000元（含税）')).toEqual(['价', '格', '¥1,000', '元', '（含', '税）']);
   });
 
-  it('Korean: between Hangul syllables (word-break: normal, as browsers and UAX #14), a jamo syllable kept whole', () => {
-    expect(pieces('주식회사삼성전자')).toEqual(['주', '식', '회', '사', '삼', '성', '전', '자']);
-    expect(pieces('서울특별시,')).toEqual(['서', '울', '특', '별', '시,']);
-    const decomposed = '한글'.normalize('NFD');
-    expect(pieces(decomposed)).toEqual([decomposed.slice(0, 3), decomposed.slice(3)]);
+  it('Korean: no place next to Hangul (keep-all: Korean breaks at its spaces), a Han neighbour included', () => {
+    expect(pieces('주식회사삼성전자')).toEqual(['주식회사삼성전자']);
+    expect(pieces('서울특별시,')).toEqual(['서울특별시,']);
+    expect(pieces('漢字와')).toEqual(['漢', '字와']);
+    expect(pieces('한글'.normalize('NFD'))).toEqual(['한글'.normalize('NFD')]);
   });
 
   it('Latin letters and digits inside CJK text stay together; CJK next to them may break', () => {
@@ -66,13 +66,18 @@ describe('CJK breaks between characters as UAX #14 allows', () => {
   });
 });
 
-describe("Unicode's LineBreakTest: every case next to an ideograph or Hangul that line-breaks.ts answers in full", () => {
+describe("Unicode's LineBreakTest: every case next to an ideograph that line-breaks.ts answers in full", () => {
   /** Samples the test takes from blocks outside CJK text, swapped for one of the same class inside it (both W). */
   const SAME_CLASS: Record<number, number> = { 6102: 0x30fb, 8986: 0x4e00, 9001: 0x3008 };
   const isEastAsianSample = (codePoint: number) =>
     (codePoint >= 0x1100 && codePoint <= 0x11ff) ||
     (codePoint >= 0x2e80 && codePoint <= 0xd7ff) ||
     (codePoint >= 0xff00 && codePoint <= 0xffef);
+  const isHangul = (codePoint: number) =>
+    (codePoint >= 0x1100 && codePoint <= 0x11ff) ||
+    (codePoint >= 0x3130 && codePoint <= 0x318f) ||
+    (codePoint >= 0xa960 && codePoint <= 0xa97f) ||
+    (codePoint >= 0xac00 && codePoint <= 0xd7ff);
   const cases = readFileSync(new URL('line-break-test-cjk.txt', import.meta.url), 'utf8')
     .split('\n')
     .filter((line) => line !== '' && !line.startsWith('#'));
@@ -89,6 +94,8 @@ describe("Unicode's LineBreakTest: every case next to an ideograph or Hangul tha
         codePoints.push(SAME_CLASS[sample] ?? sample);
         breaks.push(tokens[i + 1] === '÷');
       }
+      // Korean is tailored (keep-all): no place next to Hangul, where the default rules have some.
+      if (codePoints.some(isHangul)) continue;
       const word = String.fromCodePoint(...codePoints);
       const found = new Set(breakOpportunities(word));
       let index = 0;
@@ -99,7 +106,7 @@ describe("Unicode's LineBreakTest: every case next to an ideograph or Hangul tha
         expect(found.has(index), `${line} at ${i + 1}`).toBe(breaks[i]);
       }
     }
-    expect(places).toBeGreaterThan(800);
+    expect(places).toBeGreaterThan(400);
   });
 });
 

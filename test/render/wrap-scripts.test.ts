@@ -28,7 +28,7 @@ describe('text without spaces fills each line to the column where it may break',
 
   it('Chinese and Korean', () => {
     expect(wrapText('北京市朝阳区建国路88号', monospace, 1, 5)).toEqual(['北京市朝阳', '区建国路', '88号']);
-    expect(wrapText('서울특별시 강남구 테헤란로', monospace, 1, 8)).toEqual(['서울특별시 강남', '구 테헤란로']);
+    expect(wrapText('서울특별시 강남구 테헤란로', monospace, 1, 8)).toEqual(['서울특별시', '강남구 테헤란로']);
   });
 
   it('Thai wraps at word boundaries, spaces between phrases kept, ๆ after a space never starts a line', () => {
