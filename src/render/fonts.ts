@@ -18,7 +18,8 @@ export interface TextFace {
   readonly latin: FontFace;
   glyphOf(codePoint: number): number | undefined;
   widthOf(text: string, size: number): number;
-  setLine(text: string): SetLine;
+  /** A line; Han characters in the regional forms of `cjkLanguage` (`cjkLanguageOf` its value) when given. */
+  setLine(text: string, cjkLanguage?: string): SetLine;
 }
 
 export interface FontSet {
@@ -89,16 +90,17 @@ export function loadFonts(files: FontFiles): FontSet {
       }
       return found;
     };
-    const set = (text: string): SetLine => {
-      const known = lines.get(text);
+    const set = (text: string, cjkLanguage?: string): SetLine => {
+      const key = cjkLanguage === undefined ? text : `${cjkLanguage} ${text}`;
+      const known = lines.get(key);
       if (known) return known;
-      const line = setLine(text, { latin: face, fallbacks, scriptFace, firstCovering });
+      const line = setLine(text, { latin: face, fallbacks, scriptFace, firstCovering }, cjkLanguage);
       if (text.length > CACHED_LINE_LENGTH) return line;
       if (cachedChars + text.length > LINE_CACHE_CHARS) {
         lines.clear();
         cachedChars = 0;
       }
-      lines.set(text, line);
+      lines.set(key, line);
       cachedChars += text.length;
       return line;
     };

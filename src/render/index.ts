@@ -51,5 +51,6 @@ function layOutAndWrite(input: RenderInput, fonts: FontSet): Promise<Uint8Array<
     pages: pages.map((page) => page.ops),
     title: input.preview ? PREVIEW_TITLE : input.title,
     fonts,
+    values: input.values.map((value) => value.text),
   });
 }

@@ -7,13 +7,15 @@ import { FALLBACK_FACES } from './font-coverage.ts';
 import type { FontSet } from './fonts.ts';
 import type { ShapedGlyph } from './shaping.ts';
 import { closeGlyphSet, subsetTrueType } from './truetype.ts';
-import type { GlyphRun, SetLine } from './typeset.ts';
+import { cjkLanguageOfLine, type GlyphRun, type SetLine } from './typeset.ts';
 
 interface PdfInput {
   size: PageSize;
   pages: readonly (readonly DrawOp[])[];
   title: string;
   fonts: FontSet;
+  /** The request's text values: a line of Han characters takes the regional forms of the value it is part of. */
+  values: readonly string[];
 }
 
 /** Stroke width of emboldened text (a family without a bold face), in thousandths of the font size. */
@@ -321,17 +323,19 @@ function embedFont(context: PDFContext, use: FontUse): PDFRef {
  */
 class DocumentFonts {
   readonly set: FontSet;
+  private readonly values: readonly string[];
   private readonly uses = new Map<EmbeddableFace, FontUse>();
 
-  constructor(set: FontSet) {
+  constructor(set: FontSet, values: readonly string[]) {
     this.set = set;
+    this.values = values;
     this.uses.set(set.regular.latin, new FontUse(set.regular.latin, 'F1', false));
     this.uses.set(set.bold.latin, new FontUse(set.bold.latin, 'F2', false));
   }
 
   /** A line as the font set sets it (and keeps it): the same runs for collecting glyphs and for drawing them. */
   lineOf(weight: FontWeight, text: string): SetLine {
-    return this.set[weight].setLine(text);
+    return this.set[weight].setLine(text, cjkLanguageOfLine(text, this.values));
   }
 
   useOf(face: EmbeddableFace): FontUse {
@@ -545,7 +549,7 @@ function watermarkOf(op: Extract<DrawOp, { kind: 'watermark' }>, size: PageSize,
  * the same input gives the same bytes.
  */
 export async function writePdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer>> {
-  const fonts = new DocumentFonts(input.fonts);
+  const fonts = new DocumentFonts(input.fonts, input.values);
   const missing = new Set<number>();
   for (const ops of input.pages) {
     for (const op of ops) {

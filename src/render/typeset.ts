@@ -52,18 +52,33 @@ const KANA = /[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]/;
 const HANGUL = /[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff]/;
 
 /**
- * The regional glyph forms of Han characters (CJK `locl`), by the rule README states: a line with kana is
+ * The regional glyph forms of Han characters (CJK `locl`), by the rule README states: a value with kana is
  * Japanese, one with Hangul is Korean, and Han alone is drawn in the font's default, Simplified Chinese, forms.
  */
-export function cjkLanguageOf(text: string): string | undefined {
-  if (KANA.test(text)) return 'ja';
-  if (HANGUL.test(text)) return 'ko';
+export function cjkLanguageOf(value: string): string | undefined {
+  if (KANA.test(value)) return 'ja';
+  if (HANGUL.test(value)) return 'ko';
   return undefined;
 }
 
+/** Han ideographs (the unified blocks and their extensions), whose regional forms differ. */
+const HAN = /[\u3400-\u9fff\uf900-\ufaff]|[\ud840-\ud87f][\udc00-\udfff]/;
+
+/**
+ * The regional forms of a drawn line's Han characters: those of the first value the line is part of (a wrapped
+ * line of a Japanese address may hold no kana itself), else the line's own.
+ */
+export function cjkLanguageOfLine(line: string, values: readonly string[]): string | undefined {
+  const own = cjkLanguageOf(line);
+  if (own !== undefined || !HAN.test(line)) return own;
+  const text = line.replace(/^[\u200e\u200f]/, '').replace(/-$/, '');
+  const value = values.find((candidate) => candidate.includes(text));
+  return value === undefined ? undefined : cjkLanguageOf(value);
+}
+
+const LETTER = /\p{L}/u;
 /** LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK, ARABIC LETTER MARK: they set bidi levels and draw nothing. */
 const BIDI_MARKS = new Set([0x200e, 0x200f, 0x061c]);
-const LETTER = /\p{L}/u;
 
 /** One face's share of a line: UTF-16 range, bidi level and the face chosen for it. */
 interface Item {
@@ -130,10 +145,10 @@ function latinRun(text: string, item: Item, face: FontFace): ShapedGlyph[] {
  * A script run shaped by HarfBuzz with the whole line as context (Arabic joins across a change of font or
  * level), each glyph with the text it shows for copying (`clusterTexts`).
  */
-function scriptRun(text: string, item: Item, face: ScriptFace): ShapedGlyph[] {
+function scriptRun(text: string, item: Item, face: ScriptFace, cjkLanguage: string | undefined): ShapedGlyph[] {
   const rtl = item.level % 2 === 1;
   const family = face.info.family;
-  const language = family === 'cjk' ? cjkLanguageOf(text) : undefined;
+  const language = family === 'cjk' ? cjkLanguage : undefined;
   const script = SCRIPT_OF_FAMILY[family];
   const shaped = face.harfbuzz.shape(text, item.start, item.end - item.start, {
     direction: rtl ? 'rtl' : 'ltr',
@@ -295,10 +310,11 @@ function visualOrder<T extends { level: number }>(runs: T[]): T[] {
 
 /**
  * Sets a line of text: the Unicode Bidirectional Algorithm for its levels, font fallback by coverage, HarfBuzz
- * for the script faces, then the runs in visual order. Text the Latin face draws alone, left to right, takes
+ * for the script faces (Han in the regional forms of `cjkLanguage`, by default the line's own), then the runs
+ * in visual order. Text the Latin face draws alone, left to right, takes
  * the Latin shaper's path exactly as before script faces existed, which keeps Latin documents' bytes.
  */
-export function setLine(text: string, faces: LineFaces): SetLine {
+export function setLine(text: string, faces: LineFaces, cjkLanguage = cjkLanguageOf(text)): SetLine {
   if (faces.latin.drawsAlone(text)) {
     const glyphs = faces.latin.shape(text);
     return { runs: [{ face: faces.latin, glyphs, emboldened: false }], logicalOrder: [0], width: sumAdvances(glyphs) };
@@ -314,7 +330,7 @@ export function setLine(text: string, faces: LineFaces): SetLine {
       missing.add(fallback.info);
       return { level: item.level, face: faces.latin, glyphs: [], emboldened: false };
     }
-    return { level: item.level, face, glyphs: scriptRun(text, item, face), emboldened: fallback.emboldened };
+    return { level: item.level, face, glyphs: scriptRun(text, item, face, cjkLanguage), emboldened: fallback.emboldened };
   });
   if (missing.size) throw new FontsNotLoaded([...missing]);
   // `runs` is in the order of the text: each run's place in the visual order is its entry in logicalOrder.

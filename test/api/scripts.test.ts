@@ -25,7 +25,7 @@ const GOLDEN: [file: string, sha256: string][] = [
   ['hebrew.json', '9b796ef419d09bc4c713de368da47ea9667f4105ded16ef20273a1ff15f432a8'],
   ['hindi.json', '7e02bdd9eec02e501e96de303cc3d8462ef036ae4d8263f9c5109de0b44e471b'],
   ['thai.json', 'f8832d486d890119d0b562e12e8c14e3af5c06dd87b01bab97c3afa3805f7922'],
-  ['japanese.json', '96ae4ad817bdae93f0c1e62cfd9c9ddb9e6d12bc3d78be6d1528d44dc062e84f'],
+  ['japanese.json', 'dec5b54cdfd38a0477ed7fefb28ff70be1d6680ba4d7e3cd5ce778d3a2f91c8f'],
   ['chinese.json', 'ae13be057729ff4e84835988bf5b5ab22d85bb1b32baddab8e5b5c65af3db945'],
   ['korean.json', 'c7a75788e0c1ec7017c3d810287887cced3ed48b796e7bfd24a86e770eadc989'],
   ['mixed.json', '8f9a1bc1e563c3d1c0af27695e7d98eb19c52d89471f2735dd818190d693bb99'],

@@ -77,6 +77,7 @@ describe('strings in PDF objects are data, never syntax (issue 12 item 2)', () =
       pages: [[{ kind: 'link', x: 50, y: 50, width: 100, height: 12, url }]],
       title: hostile,
       fonts: testFonts(),
+      values: [],
     });
     expect(qpdfCheck(bytes).status).toBe(0);
     expectOnlyUriActions(bytes, target);

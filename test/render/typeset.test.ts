@@ -3,7 +3,7 @@ import { FontsNotLoaded } from '../../src/render/fallback.ts';
 import { FALLBACK_FACES } from '../../src/render/font-coverage.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
-import { cjkLanguageOf, type SetLine } from '../../src/render/typeset.ts';
+import { cjkLanguageOf, cjkLanguageOfLine, type SetLine } from '../../src/render/typeset.ts';
 import { wrapText } from '../../src/render/wrap.ts';
 import { testFonts } from '../support/app.ts';
 
@@ -108,11 +108,21 @@ describe('setting a line: fonts by coverage, bidi order, shaping', () => {
   });
 });
 
-describe('the regional forms of Han characters follow the line', () => {
+describe('the regional forms of Han characters follow the value', () => {
   it('kana makes it Japanese, Hangul Korean, Han alone the font’s Simplified Chinese forms', () => {
     expect(cjkLanguageOf('株式会社やまだ')).toBe('ja');
     expect(cjkLanguageOf('서울 漢字')).toBe('ko');
     expect(cjkLanguageOf('北京市朝阳区')).toBeUndefined();
+  });
+
+  it('a drawn line without kana or Hangul takes the forms of the value it is part of', () => {
+    const values = ['北京市朝阳区建国路88号', '東京都渋谷区の本社\n東京都渋谷区渋谷二丁目21番1号', '서울 漢字'];
+    expect(cjkLanguageOfLine('東京都渋谷区渋谷二丁目21番1号', values)).toBe('ja');
+    expect(cjkLanguageOfLine('\u200F東京都渋谷区渋谷二丁', values)).toBe('ja');
+    expect(cjkLanguageOfLine('漢字', values)).toBe('ko');
+    expect(cjkLanguageOfLine('北京市朝阳区', values)).toBeUndefined();
+    expect(cjkLanguageOfLine('骨の', [])).toBe('ja');
+    expect(cjkLanguageOfLine('Invoice 7', values)).toBeUndefined();
   });
 
   it('draws 骨 with another glyph in a Japanese line than in a Chinese one', () => {
