@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { findTemplate } from '../../src/templates/registry.ts';
 import { ROOT } from '../support/processes.ts';
@@ -7,9 +7,10 @@ import { renderBody } from '../support/render.ts';
 import { fixture } from '../support/requests.ts';
 
 /**
- * `node test/render/samples.ts`: renders the three templates on A4 and Letter, the 50-line reference invoice and
- * a worst case (long figures and identifiers, 2,000-character blocks, a preview) into dist/samples (ignored by
- * git), as PDF and as PNG pages at 60 dpi (`pdftoppm` from poppler-utils), for a person to look at.
+ * `node test/render/samples.ts`: renders the three templates on A4 and Letter, the 50-line reference invoice, a
+ * worst case (long figures and identifiers, 2,000-character blocks, a preview) and the invoice in each script
+ * (test/fixtures/script-invoices) into dist/samples (ignored by git), as PDF and as PNG pages at 60 dpi
+ * (`pdftoppm` from poppler-utils), for a person to look at.
  */
 const OUT = join(ROOT, 'dist/samples');
 const long = (n: number, what: string) =>
@@ -63,6 +64,13 @@ const SAMPLES: Record<string, unknown> = {
   'quote-letter-preview': { ...findTemplate('quote')!.example, paper: 'letter' },
   'receipt-a4': { ...findTemplate('receipt')!.example, mode: 'final' },
   'receipt-letter-preview': { ...findTemplate('receipt')!.example, paper: 'letter' },
+  ...Object.fromEntries(
+    readdirSync(join(ROOT, 'test/fixtures/script-invoices')).map((file) => [
+      `script-${file.replace(/\.json$/, '')}-a4`,
+      fixture(`script-invoices/${file}`),
+    ]),
+  ),
+  'script-arabic-letter-preview': { ...fixture('script-invoices/arabic.json'), paper: 'letter', mode: 'preview' },
 };
 
 rmSync(OUT, { recursive: true, force: true });
