@@ -32,6 +32,11 @@ export function directionMarkOf(paragraph: string): string {
   return bidi.getEmbeddingLevels(paragraph).paragraphs[0]?.level === 1 ? RIGHT_TO_LEFT_MARK : LEFT_TO_RIGHT_MARK;
 }
 
+/** Whether a text set as a paragraph of its own (a drawn line, its direction mark included) is right-to-left. */
+export function isRightToLeft(text: string): boolean {
+  return directionMarkOf(text) === RIGHT_TO_LEFT_MARK;
+}
+
 /** The mirrored form of a character drawn right-to-left, such as `)` for `(` (rule L4), or the character itself. */
 export function mirrored(char: string): string {
   return bidi.getMirroredCharacter(char) ?? char;

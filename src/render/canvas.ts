@@ -1,3 +1,4 @@
+import { isRightToLeft } from './bidi.ts';
 import type { FontWeight } from './faces.ts';
 import type { FontSet } from './fonts.ts';
 
@@ -28,6 +29,15 @@ export class Canvas {
 
   text(x: number, y: number, text: string, style: TextStyle): void {
     if (text !== '') this.ops.push({ kind: 'text', x, y, text, weight: style.weight, size: style.size, color: style.color });
+  }
+
+  /**
+   * A line of a value in a box from `left` to `right`, at the box's start edge: the left for a left-to-right line,
+   * the right for a right-to-left one (README: an Arabic or Hebrew value reads from the right edge of its box).
+   */
+  textFromStart(left: number, right: number, y: number, text: string, style: TextStyle): void {
+    if (isRightToLeft(text)) this.textRight(right, y, text, style);
+    else this.text(left, y, text, style);
   }
 
   /** Right-aligned text ending at `right`. */

@@ -204,7 +204,7 @@ export class BusinessDocument {
       flow.page.text(flow.left, flow.y + STYLES.body.size, label, STYLES.muted);
       for (const line of lines) {
         flow.ensure(lineHeight(STYLES.body));
-        flow.page.text(flow.left + labelWidth, flow.y + STYLES.body.size, line, STYLES.body);
+        flow.page.textFromStart(flow.left + labelWidth, flow.right, flow.y + STYLES.body.size, line, STYLES.body);
         flow.y += lineHeight(STYLES.body);
       }
     }
@@ -258,7 +258,7 @@ export class BusinessDocument {
           lines.forEach((line, lineIndex) => {
             const y = flow.y + CELL_PADDING + STYLES.body.size + lineIndex * lineHeight(STYLES.body);
             if (columns[index]!.kind === 'figure') flow.page.textRight(xs[index]! + widths[index]! - CELL_PADDING, y, line, STYLES.body);
-            else flow.page.text(xs[index]! + CELL_PADDING, y, line, STYLES.body);
+            else flow.page.textFromStart(xs[index]! + CELL_PADDING, xs[index]! + widths[index]! - CELL_PADDING, y, line, STYLES.body);
           });
         });
         flow.y += height;

@@ -80,12 +80,12 @@ export class Flow {
     }
   }
 
-  /** Wrapped text from the left margin, line by line, breaking pages between lines. */
+  /** Wrapped text from the left margin (a right-to-left paragraph from the right of `width`), line by line, breaking pages between lines. */
   paragraph(text: string, style: TextStyle, width: number = this.width): void {
     const height = lineHeight(style);
     for (const line of wrapText(text, this.fonts[style.weight], style.size, width)) {
       this.ensure(height);
-      this.page.text(this.left, this.y + style.size, line, style);
+      this.page.textFromStart(this.left, this.left + width, this.y + style.size, line, style);
       this.y += height;
     }
   }

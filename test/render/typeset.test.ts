@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { PAPER_SIZES } from '../../src/render/document.ts';
 import { FontsNotLoaded } from '../../src/render/fallback.ts';
+import { Flow } from '../../src/render/flow.ts';
 import { FALLBACK_FACES } from '../../src/render/font-coverage.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
@@ -174,5 +176,24 @@ describe('marks and text that cannot be broken', () => {
     const lines = wrapText('เ'.repeat(300), fonts.regular, 9, 200);
     expect(lines.join('')).toBe('เ'.repeat(300));
     for (const line of lines) expect(fonts.regular.widthOf(line, 9), line).toBeLessThanOrEqual(200);
+  });
+});
+
+describe('where a paragraph starts in its box', () => {
+  const style = { weight: 'regular', size: 9, color: [0, 0, 0] } as const;
+  const linesOf = (text: string) => {
+    const flow = new Flow(PAPER_SIZES.a4, fonts, { top: 50, right: 50, bottom: 64, left: 50 });
+    flow.paragraph(text, style, 150);
+    return flow.page.ops.flatMap((op) => (op.kind === 'text' ? [op] : []));
+  };
+
+  it('a right-to-left paragraph: every line ends at the box’s right edge, where the reader starts', () => {
+    const lines = linesOf('شركة الأفق للحلول التقنية ذ.م.م، شارع الشيخ زايد، برج الأفق، الطابق ١٤، دبي');
+    expect(lines.length).toBeGreaterThan(1);
+    for (const line of lines) expect(line.x + fonts.regular.widthOf(line.text, 9), line.text).toBeCloseTo(200, 6);
+  });
+
+  it('a left-to-right paragraph, with a right-to-left word or not, starts at the left edge', () => {
+    for (const line of linesOf('Delivery to שלום עולם, 12 boxes of printer paper and toner')) expect(line.x, line.text).toBe(50);
   });
 });
