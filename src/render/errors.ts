@@ -4,7 +4,7 @@
  */
 
 /** Characters no bundled font draws in a value, and where the value is (`fields.client_name`), when known. */
-export interface UndrawableValue {
+interface UndrawableValue {
   readonly field?: string;
   readonly characters: readonly string[];
 }

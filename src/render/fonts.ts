@@ -32,7 +32,7 @@ export interface FontSet {
 }
 
 /** Where the script faces and the shaper come from in a runtime: files on Bun and Node, static assets on Workers. */
-export interface ScriptFontSource {
+interface ScriptFontSource {
   harfbuzz(): Promise<WebAssembly.Module>;
   read(file: string): Promise<Uint8Array>;
 }

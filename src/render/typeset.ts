@@ -28,7 +28,7 @@ export interface SetLine {
   readonly width: number;
 }
 
-export interface LineFaces {
+interface LineFaces {
   readonly latin: FontFace;
   /** The script faces to try, in priority order, after the Latin face. */
   readonly fallbacks: readonly Fallback[];
