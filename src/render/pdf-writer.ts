@@ -540,7 +540,7 @@ function watermarkOf(op: Extract<DrawOp, { kind: 'watermark' }>, size: PageSize,
   const y = size.height / 2 - (width / 2) * sin - lift * cos;
   const matrix = [cos, sin, -sin, cos, x, y].map(num).join(' ');
   const actualText = textString(op.text).toString();
-  return `/Artifact BMC /Span << /ActualText ${actualText} >> BDC q /GS1 gs BT ${rgb(op.color, 'rg')} /F2 ${num(op.size)} Tf ${matrix} Tm ${use.show(run!.glyphs, op.size).operators} ET Q EMC EMC`;
+  return `/Artifact BMC /Span << /ActualText ${actualText} >> BDC q /GS1 gs BT ${rgb(op.color, 'rg')} /${use.resource} ${num(op.size)} Tf ${matrix} Tm ${use.show(run!.glyphs, op.size).operators} ET Q EMC EMC`;
 }
 
 /**
