@@ -87,6 +87,15 @@ describe('setting a line: fonts by coverage, bidi order, shaping', () => {
     expect(marked.width).toBeCloseTo(plain.width, 6);
   });
 
+  it('draws no bidi mark: a LEFT-TO-RIGHT MARK inside right-to-left text is no run of its own (it drew a gap)', () => {
+    const plain = fonts.regular.setLine('שלום עולם 12');
+    for (const mark of ['\u200E', '\u200F', '\u061C']) {
+      const marked = fonts.regular.setLine(`שלום ${mark}עולם 12`);
+      expect(facesOf(marked), mark).toEqual(facesOf(plain));
+      expect(marked.width, mark).toBeCloseTo(plain.width, 6);
+    }
+  });
+
   it('shapes Arabic: joined letters and the lam-alef ligature give fewer glyphs than characters, each keeping its text', () => {
     const line = fonts.regular.setLine('الأمل');
     const glyphs = line.runs.flatMap((run) => run.glyphs);
