@@ -2,7 +2,7 @@ import fontkit from '@pdf-lib/fontkit';
 import { EngineUnavailable } from './errors.ts';
 import type { FontFace, FontWeight, ScriptFace } from './faces.ts';
 import { covers, fallbacksOf } from './fallback.ts';
-import { FALLBACK_FACES, type FallbackFaceInfo } from './font-coverage.ts';
+import type { FallbackFaceInfo } from './font-coverage.ts';
 import { type HarfBuzz, instantiateHarfBuzz } from './harfbuzz.ts';
 import { createShaper } from './shaping.ts';
 import { isDefaultIgnorable } from './text.ts';
@@ -16,7 +16,8 @@ import { type SetLine, setLine } from './typeset.ts';
 export interface TextFace {
   readonly weight: FontWeight;
   readonly latin: FontFace;
-  glyphOf(codePoint: number): number | undefined;
+  /** Whether the Latin face or a script face of this weight draws a character (the choice `setLine` makes). */
+  draws(codePoint: number): boolean;
   widthOf(text: string, size: number): number;
   /** A line; Han characters in the regional forms of `cjkLanguage` (`cjkLanguageOf` its value) when given. */
   setLine(text: string, cjkLanguage?: string): SetLine;
@@ -107,7 +108,7 @@ export function loadFonts(files: FontFiles): FontSet {
     return {
       weight,
       latin: face,
-      glyphOf: face.glyphOf,
+      draws: (codePoint) => firstCovering(codePoint) >= 0 || face.glyphOf(codePoint) !== undefined,
       widthOf: (text, size) => (face.drawsAlone(text) ? face.widthOf(text, size) : (set(text).width * size) / 1000),
       setLine: set,
     };
@@ -150,17 +151,16 @@ export function loadFonts(files: FontFiles): FontSet {
     );
   };
 
-  const scriptCoverage = files.scripts ? FALLBACK_FACES : [];
+  const regular = textFace('regular');
   const undrawable = (text: string): string[] => {
     if (latin.regular.drawsAlone(text)) return [];
     const found = new Set<string>();
     for (const char of text) {
       const codePoint = char.codePointAt(0)!;
-      if (char === '\n' || isDefaultIgnorable(codePoint) || latin.regular.glyphOf(codePoint) !== undefined) continue;
-      if (!scriptCoverage.some((info) => covers(info, codePoint))) found.add(char);
+      if (char !== '\n' && !isDefaultIgnorable(codePoint) && !regular.draws(codePoint)) found.add(char);
     }
     return [...found];
   };
 
-  return { regular: textFace('regular'), bold: textFace('bold'), undrawable, load };
+  return { regular, bold: textFace('bold'), undrawable, load };
 }
