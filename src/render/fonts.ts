@@ -14,7 +14,6 @@ import { type SetLine, setLine } from './typeset.ts';
  * coverage (font-coverage.ts). Measuring and drawing both go through `setLine`, so what is measured is drawn.
  */
 export interface TextFace {
-  readonly weight: FontWeight;
   readonly latin: FontFace;
   /** Whether the Latin face or a script face of this weight draws a character (the choice `setLine` makes). */
   draws(codePoint: number): boolean;
@@ -106,7 +105,6 @@ export function loadFonts(files: FontFiles): FontSet {
       return line;
     };
     return {
-      weight,
       latin: face,
       draws: (codePoint) => firstCovering(codePoint) >= 0 || face.glyphOf(codePoint) !== undefined,
       widthOf: (text, size) => (face.drawsAlone(text) ? face.widthOf(text, size) : (set(text).width * size) / 1000),
