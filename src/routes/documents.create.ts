@@ -53,15 +53,17 @@ export const createDocumentRoute = defineRoute({
         },
         headers: {
           [HEADERS.location]: header("Path of the document's record."),
-          [HEADERS.contentDisposition]: header('Binary form only: attachment; filename="…" plus filename*=UTF-8\'\'… when needed.'),
+          [HEADERS.contentDisposition]: header(
+            'Binary form only: `attachment; filename="…"`, plus `filename*=UTF-8\'\'…` when the name is not pure ASCII.',
+          ),
           [HEADERS.documentId]: header('Stable document id; a replay returns the original.'),
           [HEADERS.documentSha256]: header('Lower-case hex SHA-256 of the PDF bytes.'),
           [HEADERS.template]: header('Template slug used.'),
           [HEADERS.templateVersion]: header('Full semantic version used.'),
-          [HEADERS.mode]: header('final or preview.', { type: 'string', enum: [...MODES] }),
-          [HEADERS.creditUsed]: header('true or false.', { type: 'string', enum: ['true', 'false'] }),
+          [HEADERS.mode]: header('`final` or `preview`.', { type: 'string', enum: [...MODES] }),
+          [HEADERS.creditUsed]: header('`true` or `false`.', { type: 'string', enum: ['true', 'false'] }),
           [HEADERS.creditsRemaining]: header('Balance after this call.', { type: 'integer' }),
-          [HEADERS.idempotentReplay]: header('true or false.', { type: 'string', enum: ['true', 'false'] }),
+          [HEADERS.idempotentReplay]: header('`true` or `false`.', { type: 'string', enum: ['true', 'false'] }),
           [HEADERS.reference]: header('Echo of reference when one was sent.'),
           ...Object.fromEntries(
             Object.entries(TOTALS_HEADERS).map(([member, name]) => [
