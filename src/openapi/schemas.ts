@@ -42,8 +42,12 @@ export const requestComponentName = (template: TemplateDefinition) => `${templat
 function requestSchemaFor(template: TemplateDefinition) {
   const entries = Object.entries<RequestParameter>(REQUEST_PARAMETERS).map(([name, parameter]) => {
     const values = 'schema' in parameter ? parameter.schema : parameter.schemaFor(template);
-    const described = v.pipe(values, v.metadata({ description: parameter.description }));
-    return [name, parameter.required ? described : v.optional(described, parameter.default)];
+    // The default is said in words, not as the `default` keyword: openapi-typescript (by default) types a property
+    // of a component schema that has one as required, which would make clients send `paper` and `locale`.
+    const description =
+      parameter.default === undefined ? parameter.description : `${parameter.description} Default \`${parameter.default}\`.`;
+    const described = v.pipe(values, v.metadata({ description }));
+    return [name, parameter.required ? described : v.optional(described)];
   });
   return v.pipe(
     v.strictObject(Object.fromEntries(entries) as Record<keyof typeof REQUEST_PARAMETERS, v.GenericSchema>),
