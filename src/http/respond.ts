@@ -2,7 +2,7 @@ import type { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { NEWEST_API_VERSION } from '../contract/version.ts';
-import type { RequestContext } from './context.ts';
+import type { RequestContext, RequestTrace } from './context.ts';
 
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
   const response = new Response(JSON.stringify(body), { status, headers });
@@ -17,8 +17,15 @@ function docsUrl(baseUrl: string, code: string): string {
   return `${baseUrl}${ERRORS_PAGE_PATH}#${code}`;
 }
 
-/** The section 7 error shape. `details` is capped at 50; the message is expected to count them all. */
-export function errorResponse(error: ApiError, context: Pick<RequestContext, 'requestId' | 'baseUrl'>): Response {
+/**
+ * The section 7 error shape. `details` is capped at 50; the message is expected to count them all. The code goes
+ * into the request's trace, when it has one, for its log line.
+ */
+export function errorResponse(
+  error: ApiError,
+  context: Pick<RequestContext, 'requestId' | 'baseUrl'> & { trace?: RequestTrace },
+): Response {
+  if (context.trace) context.trace.errorCode = error.code;
   const body = {
     error: {
       code: error.code,
