@@ -125,7 +125,6 @@ function logRequest(context: Omit<RequestContext, 'params'>, method: string, sta
  * parameters; the answer gets neither.
  */
 function unexpected(requestId: string, error: unknown): ApiError {
-  const unavailable = databaseUnavailable(error) !== undefined;
-  logFailure(unavailable ? 'warn' : 'error', requestId, error);
-  return unavailable ? databaseUnavailableError() : new ApiError('internal_error');
+  logFailure(requestId, error);
+  return databaseUnavailable(error) === undefined ? new ApiError('internal_error') : databaseUnavailableError();
 }

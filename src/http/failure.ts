@@ -1,7 +1,7 @@
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
-import { DATABASE_RETRY_AFTER_SECONDS, describeError, stackFrames } from '../db/failures.ts';
-import { type LogLevel, log } from '../log.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable, describeError, stackFrames } from '../db/failures.ts';
+import { log } from '../log.ts';
 
 /**
  * 503 `service_busy` for a database that is busy or cannot be reached, with Retry-After. No detail: the
@@ -15,7 +15,11 @@ export function databaseUnavailableError(body?: Record<string, unknown>): ApiErr
   });
 }
 
-/** One log line for a failure that is no answer of the contract: the error and where it happened, never a query's parameters. */
-export function logFailure(level: LogLevel, requestId: string, error: unknown): void {
+/**
+ * One log line for a failure that is no answer of the contract: the error and where it happened, never a query's
+ * parameters. A database busy or out of reach is a warning (it passes by itself); anything else is an error.
+ */
+export function logFailure(requestId: string, error: unknown): void {
+  const level = databaseUnavailable(error) === undefined ? 'error' : 'warn';
   log(level, 'failure', { request_id: requestId, error: describeError(error), at: stackFrames(error).slice(0, 8) });
 }

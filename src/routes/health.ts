@@ -9,7 +9,7 @@ import { defineRoute, type RouteSpec } from '../http/route.ts';
 export const HEALTH_PATH = '/health';
 
 /**
- * 200 `{"status":"ok"}` when the database answers one trivial query; otherwise 503 `service_busy` with
+ * 200 `{"status":"ok"}` when the database answers one trivial read; otherwise 503 `service_busy` with
  * Retry-After and `"status":"unavailable"`, whatever the database's error was (a probe must not see a 500 for a
  * database it cannot reach): the error itself goes to the log, never into the answer. Never cached: an
  * answer is about this instant. HEAD gets the same status and headers without a body.
@@ -17,10 +17,11 @@ export const HEALTH_PATH = '/health';
 async function checkHealth(context: RequestContext): Promise<Response> {
   let response: Response;
   try {
-    await context.deps.db.run(sql`select 1`);
+    // The schema's first row rather than `select 1`, which an embedded connection answers without reading its file.
+    await context.deps.db.run(sql`select 1 from sqlite_master limit 1`);
     response = json({ status: 'ok' }, 200, { [HEADERS.cacheControl]: 'no-store' });
   } catch (error) {
-    logFailure('warn', context.requestId, error);
+    logFailure(context.requestId, error);
     response = errorResponse(databaseUnavailableError({ status: 'unavailable' }), context);
   }
   return context.request.method === 'HEAD' ? new Response(null, { status: response.status, headers: response.headers }) : response;
