@@ -3,7 +3,7 @@ import { describeError, stackFrames } from '../db/failures.ts';
 import { DEFAULT_DATABASE_URL, openDatabase } from '../db/libsql.ts';
 import { COMMANDS, type Command, type CommandInput, findCommand, OperatorRefusal } from '../operator/commands.ts';
 import { databaseFailureMessage } from '../operator/failure.ts';
-import { findLocalCommand, LOCAL_COMMANDS, type LocalCommand } from './backup.ts';
+import { findLocalCommand, LOCAL_COMMANDS, type LocalCommand } from './local-commands.ts';
 import { commandsUrl, type Outcome, runRemote } from './remote.ts';
 
 /** An operator command is in no hurry: it waits for a server's write lock longer than a request does. */
