@@ -91,3 +91,13 @@ describe('GET /health and the rate limits', () => {
     expect(account.headers.get('RateLimit-Remaining')).toBe('119');
   });
 });
+
+describe('GET /health with the API switched off (API_ENABLED=false)', () => {
+  it('still answers 200: the instance and its database are up, only /api/v1 is closed', async () => {
+    const app = await createTestApp({ env: { API_ENABLED: 'false' } });
+    expect((await app.call('/api/v1/templates')).status).toBe(404);
+    const response = await app.call('/health');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+  });
+});
