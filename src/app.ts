@@ -1,13 +1,15 @@
 import { ApiError } from './contract/api-error.ts';
 import { HEADERS } from './contract/headers.ts';
-import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable, describeError, stackFrames } from './db/failures.ts';
+import { databaseUnavailable, stackFrames } from './db/failures.ts';
 import type { AppDeps, RequestContext } from './http/context.ts';
+import { databaseUnavailableError, logFailure } from './http/failure.ts';
 import { guardRoute } from './http/guard.ts';
 import { newRequestId } from './http/request-id.ts';
 import { errorResponse, withAnswerHeaders } from './http/respond.ts';
 import type { RouteSpec } from './http/route.ts';
 import { buildRouter } from './http/router.ts';
 import { RateLimitReport } from './limits/report.ts';
+import { type LogLevel, log } from './log.ts';
 import { settingsErrorPage, settingsNotFoundPage } from './pages/page-route.ts';
 import { isSettingsPath, withPageSecurityHeaders } from './pages/security.ts';
 import { RenderEngine } from './render/engine.ts';
@@ -77,14 +79,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
 function afterAnswer(requestId: string, waitUntil: Connection['waitUntil']): (task: Promise<unknown>) => void {
   return (task) => {
     const caught = task.catch((error: unknown) => {
-      console.error(
-        JSON.stringify({
-          level: 'error',
-          request_id: requestId,
-          error: 'a task after the answer failed',
-          at: stackFrames(error).slice(0, 8),
-        }),
-      );
+      log('error', 'task_failed', { request_id: requestId, error: 'a task after the answer failed', at: stackFrames(error).slice(0, 8) });
     });
     waitUntil?.(caught);
   };
@@ -96,42 +91,40 @@ function forwardedFor(request: Request): string | undefined {
   return header?.split(',').at(-1)?.trim() || undefined;
 }
 
-/** One JSON line per request: ids and outcome only, never a key, never document fields. */
-function logRequest(context: Omit<RequestContext, 'params'>, method: string, status: number, durationMs: number): void {
-  console.log(
-    JSON.stringify({
-      level: 'info',
-      request_id: context.requestId,
-      method,
-      route: context.trace.route ?? null,
-      status,
-      duration_ms: Math.round(durationMs * 10) / 10,
-      account_id: context.trace.accountId ?? null,
-      key_id: context.trace.keyId ?? null,
-      ...(context.trace.renderMs === undefined ? {} : { render_ms: Math.round(context.trace.renderMs * 100) / 100 }),
-    }),
-  );
+/**
+ * The level of a request's line: an answer the client caused (2xx to 4xx, 429 included) is the service doing its
+ * work; 503 and 504 are work refused for want of capacity or of the database, which recovers by itself; any
+ * other 5xx is a fault of the service.
+ */
+function requestLevel(status: number): LogLevel {
+  if (status < 500) return 'info';
+  return status === 503 || status === 504 ? 'warn' : 'error';
 }
 
 /**
- * A failure that is not an answer of the contract. The database busy or out of reach is 503 `service_busy`
- * (no detail: the contract's details name the preview ceiling and the limiter, and the limiter answers for
- * itself); anything else is 500 `internal_error`. The log gets the error and where it happened, never a query's
+ * One line per request: ids and outcome only, never a key, never document fields. `code` is the contract's
+ * error code of an error answer (null on success, and on a Settings page's own refusal, which has none).
+ */
+function logRequest(context: Omit<RequestContext, 'params'>, method: string, status: number, durationMs: number): void {
+  log(requestLevel(status), 'request', {
+    request_id: context.requestId,
+    method,
+    route: context.trace.route ?? null,
+    status,
+    code: context.trace.errorCode ?? null,
+    duration_ms: Math.round(durationMs * 10) / 10,
+    account_id: context.trace.accountId ?? null,
+    key_id: context.trace.keyId ?? null,
+    ...(context.trace.renderMs === undefined ? {} : { render_ms: Math.round(context.trace.renderMs * 100) / 100 }),
+  });
+}
+
+/**
+ * A failure that is not an answer of the contract. The database busy or out of reach is 503 `service_busy`;
+ * anything else is 500 `internal_error`. The log gets the error and where it happened, never a query's
  * parameters; the answer gets neither.
  */
 function unexpected(requestId: string, error: unknown): ApiError {
-  const unavailable = databaseUnavailable(error) !== undefined;
-  console.error(
-    JSON.stringify({
-      level: unavailable ? 'warn' : 'error',
-      request_id: requestId,
-      error: describeError(error),
-      at: stackFrames(error).slice(0, 8),
-    }),
-  );
-  if (!unavailable) return new ApiError('internal_error');
-  return new ApiError('service_busy', {
-    message: `The database is busy or cannot be reached; the request was not processed. Retry after ${HEADERS.retryAfter} seconds.`,
-    headers: { [HEADERS.retryAfter]: String(DATABASE_RETRY_AFTER_SECONDS) },
-  });
+  logFailure(requestId, error);
+  return databaseUnavailable(error) === undefined ? new ApiError('internal_error') : databaseUnavailableError();
 }

@@ -5,6 +5,7 @@ import { describeError } from '../db/failures.ts';
 import { authFailureBucket } from '../limits/buckets.ts';
 import { countRequest, type LimiterDeps } from '../limits/count.ts';
 import { networkOf } from '../limits/network.ts';
+import { log } from '../log.ts';
 import { hashKey, isWellFormedKey } from './key-format.ts';
 import { findActiveKey, type KeyWithAccount, scopesOf, touchKey } from './store.ts';
 
@@ -45,9 +46,7 @@ async function findKey(attempt: SignInAttempt, deps: LimiterDeps): Promise<AuthC
     await touchKey(deps.db, found.key, deps.clock.now());
   } catch (error) {
     // last_used_at is a convenience for the operator: a write that fails (a busy database) never fails the request.
-    console.error(
-      JSON.stringify({ level: 'warn', request_id: attempt.requestId, error: `last_used_at not written: ${describeError(error)}` }),
-    );
+    log('warn', 'last_used_at_not_written', { request_id: attempt.requestId, error: `last_used_at not written: ${describeError(error)}` });
   }
   return found;
 }

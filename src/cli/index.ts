@@ -3,6 +3,7 @@ import { describeError, stackFrames } from '../db/failures.ts';
 import { DEFAULT_DATABASE_URL, openDatabase } from '../db/libsql.ts';
 import { COMMANDS, type Command, type CommandInput, findCommand, OperatorRefusal } from '../operator/commands.ts';
 import { databaseFailureMessage } from '../operator/failure.ts';
+import { findLocalCommand, LOCAL_COMMANDS, type LocalCommand } from './local-commands.ts';
 import { commandsUrl, type Outcome, runRemote } from './remote.ts';
 
 /** An operator command is in no hurry: it waits for a server's write lock longer than a request does. */
@@ -22,6 +23,9 @@ function overview(): string {
     '',
     'Commands:',
     ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
+    '',
+    'Only where the database file is (never with --url):',
+    ...Object.values(LOCAL_COMMANDS).map((c) => `  ${c.usage}`),
     '',
     'Where the command runs:',
     '  without --url     on DATABASE_URL, a libSQL database (a file, or libsql://… with DATABASE_AUTH_TOKEN)',
@@ -53,6 +57,8 @@ function leadingUrl(argv: string[]): { url: string | undefined; rest: string[] }
 
 async function main(argv: string[]): Promise<number> {
   const { url: urlBefore, rest: args } = leadingUrl(argv);
+  const local = findLocalCommand(args[0] ?? '');
+  if (local) return runLocalOnly(local, urlBefore, args.slice(1));
   const name = findCommand(args[0] ?? '') ? args[0]! : args.slice(0, 2).join(' ');
   const command = findCommand(name);
   if (!command) {
@@ -82,7 +88,34 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-function readArguments(command: Command, args: string[]) {
+/** A command of the database file's machine (backup): refused with a URL, which would send it to a deployment. */
+async function runLocalOnly(command: LocalCommand, urlBefore: string | undefined, rest: string[]): Promise<number> {
+  if (rest.includes('--help') || rest.includes('-h')) {
+    console.log([`Usage: npm run --silent svc -- ${command.usage}`, '', command.help].join('\n'));
+    return 0;
+  }
+  const parsed = readArguments(command, rest);
+  if (!parsed) return 1;
+  const { url: urlAfter, ...options } = parsed.values;
+  if (urlAfter !== undefined || urlBefore !== undefined || process.env.SVC_OPERATOR_URL?.trim()) {
+    console.error(
+      `svc: ${command.usage.split(' ')[0]} runs only on the machine that holds the database file (DATABASE_URL), never through the operator API: unset SVC_OPERATOR_URL and leave out --url. A Workers deployment's D1 is backed up with Time Travel or \`npm run wrangler -- d1 export\`.`,
+    );
+    return 1;
+  }
+  const databaseUrl = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+  try {
+    console.log(
+      JSON.stringify(await command.run({ positionals: parsed.positionals, options }, { databaseUrl, busyWaitMs: CLI_BUSY_WAIT_MS })),
+    );
+    return 0;
+  } catch (error) {
+    console.error(`svc: ${failureMessage(error)}`);
+    return 1;
+  }
+}
+
+function readArguments(command: Pick<Command, 'usage' | 'options'>, args: string[]) {
   try {
     return parseArgs({ args, options: { ...command.options, ...URL_OPTION }, allowPositionals: true, strict: true });
   } catch (error) {

@@ -21,11 +21,17 @@ interface OpenOptions {
   busyWaitMs?: number;
 }
 
+/** The path of an embedded database (`file:path`, `file:///path`, `:memory:`); undefined for a server's URL. */
+export function embeddedPath(url: string): string | undefined {
+  if (url !== ':memory:' && !url.startsWith('file:')) return undefined;
+  const location = url.split('?')[0]!;
+  return location.startsWith('file://') ? fileURLToPath(location) : location.replace(/^file:/, '');
+}
+
 /** An embedded file (`file:path`, `:memory:`) through EmbeddedClient, in WAL mode; anything else through @libsql/client. */
 async function openClient(url: string, authToken: string | undefined, options: OpenOptions): Promise<SqlClient> {
-  if (url !== ':memory:' && !url.startsWith('file:')) return createClient({ url, ...(authToken ? { authToken } : {}) });
-  const location = url.split('?')[0]!;
-  const path = location.startsWith('file://') ? fileURLToPath(location) : location.replace(/^file:/, '');
+  const path = embeddedPath(url);
+  if (path === undefined) return createClient({ url, ...(authToken ? { authToken } : {}) });
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
   const client = new EmbeddedClient(path, options);
   await client.execute('PRAGMA journal_mode = WAL');

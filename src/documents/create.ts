@@ -18,6 +18,7 @@ import { isJsonObject, type JsonValue } from '../json/parse.ts';
 import { finalBuckets, previewBuckets, replayBuckets } from '../limits/buckets.ts';
 import { countRequest } from '../limits/count.ts';
 import type { RateLimitReport } from '../limits/report.ts';
+import { log } from '../log.ts';
 import { ENGINE_BUSY_RETRY_AFTER_SECONDS, type RenderEngine } from '../render/engine.ts';
 import { characterNames, EngineBusy, EngineUnavailable, RenderTimedOut, UndrawableText } from '../render/errors.ts';
 import { renderInput } from '../templates/template.ts';
@@ -237,13 +238,10 @@ async function giveBackKey(db: Database, lease: Lease, requestId: string): Promi
       outcome = await attempt();
       if (outcome === true) return;
     }
-    console.error(
-      JSON.stringify({
-        level: 'warn',
-        request_id: requestId,
-        error: `${HEADERS.idempotencyKey} not given back: ${describeError(outcome)}`,
-      }),
-    );
+    log('warn', 'idempotency_key_not_given_back', {
+      request_id: requestId,
+      error: `${HEADERS.idempotencyKey} not given back: ${describeError(outcome)}`,
+    });
   })();
 }
 

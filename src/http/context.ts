@@ -1,6 +1,7 @@
 import type { AuthContext } from '../auth/authenticate.ts';
 import type { Clock } from '../clock.ts';
 import type { AppConfig } from '../config.ts';
+import type { ErrorCode } from '../contract/errors.ts';
 import type { Database } from '../db/database.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -18,11 +19,13 @@ export interface AppDeps {
   readonly mailer?: Mailer;
 }
 
-interface RequestTrace {
+export interface RequestTrace {
   route?: string;
   accountId?: string;
   keyId?: string;
   renderMs?: number;
+  /** The contract's code of the error the request was answered with. */
+  errorCode?: ErrorCode;
 }
 
 /** Everything a route handler sees for one request. */

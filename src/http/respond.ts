@@ -2,7 +2,7 @@ import type { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { NEWEST_API_VERSION } from '../contract/version.ts';
-import type { RequestContext } from './context.ts';
+import type { RequestContext, RequestTrace } from './context.ts';
 
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
   const response = new Response(JSON.stringify(body), { status, headers });
@@ -32,7 +32,12 @@ export function errorBody(error: ApiError, context: Pick<RequestContext, 'reques
   };
 }
 
-export function errorResponse(error: ApiError, context: Pick<RequestContext, 'requestId' | 'baseUrl'>): Response {
+/** The section 7 error answer. The code goes into the request's trace, when it has one, for its log line. */
+export function errorResponse(
+  error: ApiError,
+  context: Pick<RequestContext, 'requestId' | 'baseUrl'> & { trace?: RequestTrace },
+): Response {
+  if (context.trace) context.trace.errorCode = error.code;
   const body = errorBody(error, context);
   // docs_url names {base_url}, the request's own origin when PUBLIC_BASE_URL is unset; and an error is an
   // answer to that moment (a limit, a busy engine), so no cache keeps one.

@@ -22,17 +22,21 @@ interface RouteDoc {
  * outside /api/v1, left out of the OpenAPI document; `operator` routes need the operator secret (and exist only
  * when one is configured), are never cached and never get CORS; `session` is a Settings page (GET or POST,
  * outside the OpenAPI document) signed in by the session cookie, which the page layer (src/pages) reads and
- * guards itself: Origin and CSRF checks, answers as HTML pages. Neither a key nor a cookie is accepted anywhere else.
+ * guards itself: Origin and CSRF checks, answers as HTML pages; `probe` is the load balancers' health check outside
+ * /api/v1 and the OpenAPI document, with no key, no CORS, counted in no limit. Neither a key nor a cookie is
+ * accepted anywhere else.
  */
 export type Access =
   | { readonly kind: 'public' }
   | { readonly kind: 'key'; readonly scope?: Scope }
   | { readonly kind: 'page' }
   | { readonly kind: 'operator' }
-  | { readonly kind: 'session' };
+  | { readonly kind: 'session' }
+  | { readonly kind: 'probe' };
 
 export interface RouteSpec {
-  readonly method: 'GET' | 'POST';
+  /** HEAD only where a route says so (the health check); elsewhere it is a method the path does not take. */
+  readonly method: 'GET' | 'HEAD' | 'POST';
   /** OpenAPI path template, such as `/api/v1/templates/{slug}`. */
   readonly path: string;
   readonly access: Access;

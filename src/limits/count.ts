@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { AppConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { log } from '../log.ts';
 import type { Bucket } from './buckets.ts';
 import { admit, LimiterUnavailable } from './limiter.ts';
 import { limiterUnavailable, type RateLimitReport, refusalError } from './report.ts';
@@ -32,7 +33,7 @@ export async function countRequest(buckets: readonly Bucket[], deps: LimiterDeps
     admission = await admit(deps.db, buckets, now);
   } catch (error) {
     if (error instanceof LimiterUnavailable) {
-      console.error(JSON.stringify({ level: 'error', request_id: request.requestId, error: `rate limiter: ${error.message}` }));
+      log('error', 'rate_limiter_unavailable', { request_id: request.requestId, error: `rate limiter: ${error.message}` });
       throw limiterUnavailable();
     }
     throw error;

@@ -1,7 +1,7 @@
 import { ApiError } from '../contract/api-error.ts';
 import type { ErrorCode } from '../contract/errors.ts';
 import { HEADERS } from '../contract/headers.ts';
-import type { RequestContext } from '../http/context.ts';
+import type { RequestContext, RequestTrace } from '../http/context.ts';
 import { defineRoute, type RouteSpec } from '../http/route.ts';
 import { isCsrfTokenValid, readSession, type Session } from '../settings/sessions.ts';
 import { PageError } from './errors.ts';
@@ -58,7 +58,7 @@ export function settingsPage<S extends 'required' | 'optional'>(spec: PageSpec<S
       try {
         response = await answer(spec, context, seen);
       } catch (error) {
-        response = errorPage(error, seen.session);
+        response = errorPage(error, seen.session, context.trace);
       }
       return withPageSecurityHeaders(response, context.baseUrl);
     },
@@ -110,14 +110,14 @@ async function liveSession(deps: RequestContext['deps'], cookie: string | undefi
  * The page of an error the router or the app answers on a Settings path. No session is read: the database may be
  * what failed.
  */
-export function settingsErrorPage(error: ApiError, context: Pick<RequestContext, 'baseUrl'>): Response {
-  return withPageSecurityHeaders(errorPage(error, undefined), context.baseUrl);
+export function settingsErrorPage(error: ApiError, context: Pick<RequestContext, 'baseUrl' | 'trace'>): Response {
+  return withPageSecurityHeaders(errorPage(error, undefined, context.trace), context.baseUrl);
 }
 
 export async function settingsNotFoundPage(context: Omit<RequestContext, 'params'>): Promise<Response> {
   const session = await liveSession(context.deps, sessionCookieValue(context.request));
   const notFound = new PageError(404, 'Page not found', 'There is no Settings page at this address.');
-  return withPageSecurityHeaders(errorPage(notFound, session), context.baseUrl);
+  return withPageSecurityHeaders(errorPage(notFound, session, context.trace), context.baseUrl);
 }
 
 /** The title of a page for each refusal of the contract a Settings page can meet. */
@@ -130,10 +130,12 @@ const API_ERROR_TITLES: Partial<Record<ErrorCode, string>> = {
 
 /**
  * A page for what the handler refused, the rate limiter included (429 or 503 with Retry-After, as in the API),
- * and for the answers the router and the app make for a Settings path (405 with Allow, 500, 503).
+ * and for the answers the router and the app make for a Settings path (405 with Allow, 500, 503). A refusal of the
+ * contract leaves its code in the trace for the request's log line; the pages' own refusals have none.
  */
-function errorPage(error: unknown, session: Session | undefined): Response {
+function errorPage(error: unknown, session: Session | undefined, trace: RequestTrace): Response {
   if (error instanceof ApiError) {
+    trace.errorCode = error.code;
     const title = API_ERROR_TITLES[error.code as ErrorCode] ?? 'Refused';
     const response = pageResponse({ title, status: error.status, session, body: html`<h1>${title}</h1><p>${error.message}</p>` });
     for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);

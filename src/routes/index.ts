@@ -7,6 +7,7 @@ import { getDocumentFileRoute } from './documents.file.ts';
 import { getDocumentRoute } from './documents.get.ts';
 import { listDocumentsRoute } from './documents.list.ts';
 import { validateDocumentRoute } from './documents.validate.ts';
+import { getHealthRoute, headHealthRoute } from './health.ts';
 import { getOpenApiRoute } from './openapi.ts';
 import { runOperatorCommandRoute } from './operator.commands.ts';
 import { settingsScriptRoute, settingsStylesheetRoute } from './settings.assets.ts';
@@ -61,11 +62,16 @@ const SETTINGS_ROUTES: readonly RouteSpec[] = [
   settingsScriptRoute,
 ];
 
-/** Every route the handler serves: the API, its documentation pages, Settings and the operator API (in no public document). */
+/**
+ * Every route the handler serves: the API, its documentation pages, Settings, the operator API and the health
+ * check (the last two in no public document).
+ */
 export const ROUTES: readonly RouteSpec[] = [
   ...API_ROUTES,
   getErrorsPageRoute,
   getApiPageRoute(() => API_ROUTES),
   ...SETTINGS_ROUTES,
   runOperatorCommandRoute,
+  getHealthRoute,
+  headHealthRoute,
 ];

@@ -4,6 +4,7 @@ import { DATABASE_RETRY_AFTER_SECONDS, describeError } from '../db/failures.ts';
 import { readJsonBody } from '../http/body.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
+import { log } from '../log.ts';
 import { OperatorRefusal } from '../operator/commands.ts';
 import { databaseFailureMessage } from '../operator/failure.ts';
 import { readCommandRequest } from '../operator/request.ts';
@@ -49,7 +50,7 @@ export const runOperatorCommandRoute = defineRoute({
       if (error instanceof OperatorRefusal) throw refused(error);
       const failure = databaseFailureMessage(error);
       if (failure === undefined) throw error;
-      console.error(JSON.stringify({ level: 'warn', request_id: requestId, error: `${commandRequest.name}: ${describeError(error)}` }));
+      log('warn', 'operator_command_failed', { request_id: requestId, error: `${commandRequest.name}: ${describeError(error)}` });
       throw new ApiError('service_busy', { message: failure, headers: { [HEADERS.retryAfter]: String(DATABASE_RETRY_AFTER_SECONDS) } });
     }
   },

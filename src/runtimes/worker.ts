@@ -5,6 +5,7 @@ import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { openD1 } from '../db/d1.ts';
 import { purgeExpired } from '../documents/retention.ts';
+import { log } from '../log.ts';
 import { checkMailLinkBase, readMailSettings } from '../mail/config.ts';
 import { CONSOLE_TRANSPORT_WARNING, createConsoleMailer } from '../mail/console.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -82,6 +83,6 @@ export default {
   },
   /** The daily retention purge (wrangler.toml [triggers]). */
   async scheduled(_controller: ScheduledController, env: Env): Promise<void> {
-    console.log(JSON.stringify({ level: 'info', event: 'purge', deleted: await purgeExpired(databaseOf(env), Date.now()) }));
+    log('info', 'purge', { deleted: await purgeExpired(databaseOf(env), Date.now()) });
   },
 } satisfies ExportedHandler<Env>;

@@ -10,6 +10,7 @@ import { newId } from '../ids.ts';
 import { signInMailBuckets } from '../limits/buckets.ts';
 import { countRequest } from '../limits/count.ts';
 import { networkOf } from '../limits/network.ts';
+import { log } from '../log.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import { SESSION_LIFETIME_MS } from './sessions.ts';
 import { hashToken, isTokenShaped, newToken } from './tokens.ts';
@@ -73,7 +74,7 @@ async function sendLink(deps: SignInDeps, accountId: string, request: LinkReques
       .replace(new RegExp(to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '<recipient>')
       .split(token)
       .join('<token>');
-    console.error(JSON.stringify({ level: 'error', request_id: request.requestId, error: `sign-in mail not sent: ${failure}` }));
+    log('error', 'sign_in_mail_not_sent', { request_id: request.requestId, error: `sign-in mail not sent: ${failure}` });
   }
 }
 

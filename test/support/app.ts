@@ -131,7 +131,12 @@ type Batch = (queries: unknown[]) => Promise<unknown>;
  */
 export function interceptDb(
   db: Database,
-  replacements: { batch?: (real: Batch) => Batch; insert?: (real: Method) => Method; select?: (real: Method) => Method },
+  replacements: {
+    batch?: (real: Batch) => Batch;
+    insert?: (real: Method) => Method;
+    select?: (real: Method) => Method;
+    run?: (real: Method) => Method;
+  },
 ): Database {
   return new Proxy(db, {
     get(target, property, receiver) {
