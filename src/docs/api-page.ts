@@ -159,11 +159,16 @@ function bodyFields(schema: unknown, refs: Refs, id: string): string {
   const sections = variants.map((variant, index) => {
     const value = discriminator ? (properties(variant)[discriminator] as Schema | undefined)?.const : undefined;
     const slug = typeof value === 'string' ? value : String(index + 1);
-    const title = typeof variant.title === 'string' ? variant.title : `${discriminator ?? 'variant'} ${JSON.stringify(value ?? index + 1)}`;
+    const chosenBy = discriminator && value !== undefined ? code(`${discriminator}: ${JSON.stringify(value)}`) : '';
+    const title =
+      [typeof variant.title === 'string' ? escapeHtml(variant.title) : '', chosenBy].filter(Boolean).join(' ') || `Form ${index + 1}`;
     const own = Object.keys(properties(variant)).filter((name) => !shared.includes(name));
-    return `<details class="variant" id="${id}.${escapeHtml(slug)}"${index === 0 ? ' open' : ''}><summary>${escapeHtml(title)}${
-      discriminator && value !== undefined ? ` <code>${escapeHtml(discriminator)}: ${escapeHtml(JSON.stringify(value))}</code>` : ''
-    }</summary>${fieldList(variant, refs, 0, own)}</details>`;
+    return `<details class="variant" id="${id}.${escapeHtml(slug)}"${index === 0 ? ' open' : ''}><summary>${title}</summary>${fieldList(
+      variant,
+      refs,
+      0,
+      own,
+    )}</details>`;
   });
   return `<p>One of ${variants.length} forms${discriminator ? `, chosen by ${code(discriminator)}` : ''}. In every form:</p>${fieldList(
     variants[0]!,
@@ -214,18 +219,15 @@ function answersSection(operation: Operation, refs: Refs): string {
 }
 
 function errorsSection(operation: Operation, refs: Refs): string {
-  const rows = statusesOf(operation, refs)
+  const items = statusesOf(operation, refs)
     .filter(([status]) => status >= 400)
     .flatMap(([status, response]) =>
       errorCodesOfResponse(status, response).map(
-        (errorCode) => `<tr><td>${status}</td><td>${errorLink(errorCode)}</td><td>${inlineCode(ERRORS[errorCode].meaning)}</td></tr>`,
+        (errorCode) =>
+          `<li><div class="field-head"><span class="status">${status}</span> ${errorLink(errorCode)}</div><p>${inlineCode(ERRORS[errorCode].meaning)}</p></li>`,
       ),
     );
-  return rows.length
-    ? `<h4>Errors</h4><div class="table-scroll"><table class="errors"><thead><tr><th>Status</th><th>Code</th><th>Meaning</th></tr></thead><tbody>${rows.join(
-        '',
-      )}</tbody></table></div>`
-    : '';
+  return items.length ? `<h4>Errors</h4><ul class="fields errors">${items.join('')}</ul>` : '';
 }
 
 /** The named examples of a content, first the one written as `example`. */
@@ -322,40 +324,59 @@ function operationSection(entry: Entry, refs: Refs, seenBodies: Map<string, stri
   )}${errorsSection(operation, refs)}</div>${examplesSection(entry, refs)}</div></section>`;
 }
 
-/** The Error object's detail codes, each leading to its entry on the errors page. */
+/** Every error code with its detail codes, each leading to its entry on the errors page. */
 function errorCodeList(): string {
-  const rows = ERROR_CODES.map((errorCode) => {
+  const items = ERROR_CODES.map((errorCode) => {
     const details = Object.keys(ERRORS[errorCode].details).map(
       (detail) => `<a href="${ERRORS_PAGE_PATH}#${errorCode}.${detail}">${code(detail)}</a>`,
     );
-    return `<tr><td>${ERRORS[errorCode].status}</td><td>${errorLink(errorCode)}</td><td>${details.join(' ') || '—'}</td></tr>`;
+    return `<li><div class="field-head"><span class="status">${ERRORS[errorCode].status}</span> ${errorLink(errorCode)}</div>${
+      details.length ? `<p class="detail-codes"><span class="type">details[].code:</span> ${details.join(' ')}</p>` : ''
+    }</li>`;
   });
-  return `<div class="table-scroll"><table class="errors"><thead><tr><th>Status</th><th>Code</th><th><code>details[].code</code></th></tr></thead><tbody>${rows.join(
-    '',
-  )}</tbody></table></div>`;
+  return `<ul class="fields errors">${items.join('')}</ul>`;
 }
 
-function introSections(openApi: OpenApi): string {
+function introSections(openApi: OpenApi, errorSchema: string | undefined): string {
   return `<section id="authentication" aria-labelledby="authentication-title"><h2 id="authentication-title">Authentication ${anchorLink('authentication', 'Authentication')}</h2>
 <p>Send a key as ${code(`${HEADERS.authorization}: Bearer <API_KEY>`)}. Keys are made in Settings (<a href="/settings">/settings</a>) or with the operator CLI; a preview key makes only previews.
 The samples below call ${code(SAMPLE_BASE_URL)}: put your deployment's address in its place, and your key in ${code('SVC_API_KEY')}.</p></section>
 <section id="versioning" aria-labelledby="versioning-title"><h2 id="versioning-title">Versioning ${anchorLink('versioning', 'Versioning')}</h2>
 <p>This is API version ${code(openApi.info.version)}. Send ${code(`${HEADERS.version}: ${openApi.info.version}`)} to pin it; without the header the newest version answers. Every answer names the version that served it in ${code(HEADERS.version)}.</p></section>
 <section id="errors" aria-labelledby="errors-title"><h2 id="errors-title">Errors ${anchorLink('errors', 'Errors')}</h2>
-<p>Every error is JSON (<a href="#${schemaAnchor('Error')}">Error</a>): ${code('{"error": {"code", "message", "details"?, "request_id", "docs_url"}, "credit_used"}')}. Key on ${code('code')}; treat an unknown code by its HTTP status. Each code and each detail code below leads to what it means and what to do on <a href="${ERRORS_PAGE_PATH}">${ERRORS_PAGE_PATH}</a>.
+<p>Every error is JSON${errorSchema ? ` (<a href="#${schemaAnchor(errorSchema)}">${escapeHtml(errorSchema)}</a>)` : ''}: ${code('{"error": {"code", "message", "details"?, "request_id", "docs_url"}, "credit_used"}')}. Key on ${code('code')}; treat an unknown code by its HTTP status. Each code and each detail code below leads to what it means and what to do on <a href="${ERRORS_PAGE_PATH}">${ERRORS_PAGE_PATH}</a>.
 The client throws them as ${code('SvcApiError')} with ${code('code')}, ${code('status')}, ${code('details')} and ${code('requestId')}.</p>
 ${errorCodeList()}</section>`;
 }
 
-function objectsSection(openApi: OpenApi, refs: Refs): string {
+/** The component schema the error answers carry (`Error`), if they name one. */
+function errorSchemaName(entries: Entry[], refs: Refs): string | undefined {
+  for (const entry of entries) {
+    for (const [status, response] of statusesOf(entry.operation, refs)) {
+      const name = status >= 400 ? refs.schemaName(mainMedia(response.content)?.[1].schema) : undefined;
+      if (name) return name;
+    }
+  }
+  return undefined;
+}
+
+function objectsSection(openApi: OpenApi, refs: Refs, errorSchema: string | undefined): string {
   const schemas = Object.entries(openApi.components?.schemas ?? {});
   if (!schemas.length) return '';
   const sections = schemas.map(([name, schema]) => {
     const id = schemaAnchor(name);
-    const body = schema.properties ? fieldList(schema, refs) : bodyFields(schema, refs, id);
+    const body = schema.properties
+      ? fieldList(schema, refs)
+      : schema.oneOf || schema.anyOf
+        ? bodyFields(schema, refs, id)
+        : `<p>${typeLabel(schema, refs)}</p>`;
+    const codes =
+      name === errorSchema
+        ? '<p>Every <code>code</code> and <code>details[].code</code>, each linked to what it means: <a href="#errors">Errors</a>.</p>'
+        : '';
     return `<section class="object" id="${escapeHtml(id)}" aria-labelledby="${escapeHtml(id)}-title"><h3 id="${escapeHtml(id)}-title">${escapeHtml(
       typeof schema.title === 'string' ? schema.title : name,
-    )} ${anchorLink(id, name)}</h3>${typeof schema.description === 'string' ? `<p>${inlineCode(schema.description)}</p>` : ''}${body}</section>`;
+    )} ${anchorLink(id, name)}</h3>${typeof schema.description === 'string' ? `<p>${inlineCode(schema.description)}</p>` : ''}${codes}${body}</section>`;
   });
   return `<h2 id="objects">Objects ${anchorLink('objects', 'Objects')}</h2>${sections.join('\n')}`;
 }
@@ -365,7 +386,7 @@ function navigation(openApi: OpenApi, groups: [string, Entry[]][]): string {
   const item = (href: string, label: string, method?: string) =>
     `<li><a href="#${escapeHtml(href)}">${method ? `<span class="method ${method.toLowerCase()}">${method}</span> ` : ''}${escapeHtml(label)}</a></li>`;
   const objects = Object.keys(openApi.components?.schemas ?? {});
-  return `<ul>${item('authentication', 'Authentication')}${item('versioning', 'Versioning')}${item('errors', 'Errors')}</ul>${groups
+  return `<p class="nav-title"><a href="#top">${escapeHtml(openApi.info.title)}</a></p><ul>${item('authentication', 'Authentication')}${item('versioning', 'Versioning')}${item('errors', 'Errors')}</ul>${groups
     .map(
       ([tag, members]) =>
         `<p class="nav-tag">${escapeHtml(tag)}</p><ul>${members.map((entry) => item(entry.operation.operationId, entry.operation.summary ?? entry.operation.operationId, entry.method)).join('')}</ul>`,
@@ -403,6 +424,7 @@ ul.fields p{margin:.2rem 0}
 .field-head{overflow-wrap:anywhere}
 .field-name{font-weight:700;background:none;padding:0}
 .type{color:#555;font-size:.9rem}.type code{font-size:.85rem}
+.deprecated{color:#8a5a00;font-size:.78rem;font-weight:700;text-transform:uppercase}
 .required{color:#b42318;font-size:.78rem;font-weight:700;text-transform:uppercase;letter-spacing:.03em}
 .rules{color:#555;font-size:.9rem;overflow-wrap:anywhere}
 .children{margin:.4rem 0 0 .2rem;padding-left:.8rem;border-left:2px solid #e5e5e5}
@@ -412,10 +434,10 @@ details.variant{border:1px solid #ddd;border-radius:6px;margin:.6rem 0;padding:.
 details.variant>summary{cursor:pointer;font-weight:700;padding:.3rem 0}
 details.headers summary,details.sample summary{cursor:pointer;color:#1a56db;margin:.3rem 0}
 .answer{margin:.4rem 0}.status{font:700 .9rem ui-monospace,monospace}
-pre{background:#111827;color:#e5e7eb;padding:.7rem .8rem;border-radius:6px;overflow-x:auto;font-size:.82rem;line-height:1.45;margin:.3rem 0 .8rem;max-width:100%;box-sizing:border-box}
+pre{background:#111827;color:#e5e7eb;padding:.7rem .8rem;border-radius:6px;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.82rem;line-height:1.45;margin:.3rem 0 .8rem;max-width:100%;box-sizing:border-box}
 pre code{background:none;padding:0;color:inherit}
-.table-scroll{max-width:100%;overflow-x:auto}
-.table-scroll table{display:table;width:100%}
+.detail-codes{overflow-wrap:anywhere}.detail-codes a{margin-right:.15rem}
+.nav-title{margin:0 0 .8rem;font-weight:700}.nav-title a,.nav-tag a{color:inherit;text-decoration:none}
 @media (max-width:1100px){.columns{grid-template-columns:minmax(0,1fr)}.examples{position:static;max-height:none;overflow:visible}}
 @media (max-width:800px){
 .layout{display:block}.sidebar{display:none}
@@ -440,15 +462,16 @@ export function apiPage(openApi: OpenApi): globalThis.Response {
     })
     .join('\n');
   const nav = navigation(openApi, groups);
+  const errorSchema = errorSchemaName(entries, refs);
   return page(
     'API reference',
     `<div class="layout"><nav class="sidebar" aria-label="Sections">${nav}</nav>
 <main><details class="phone-nav"><summary>Contents</summary><nav aria-label="Sections (phone)">${nav}</nav></details>
-<h1>${escapeHtml(openApi.info.title)}</h1><p>${inlineCode(openApi.info.description ?? '')}</p>
+<h1 id="top">${escapeHtml(openApi.info.title)}</h1><p>${inlineCode(openApi.info.description ?? '')}</p>
 <p>Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>. Every error code: <a href="${ERRORS_PAGE_PATH}">${ERRORS_PAGE_PATH}</a>.</p>
-${introSections(openApi)}
+${introSections(openApi, errorSchema)}
 ${operations}
-${objectsSection(openApi, refs)}</main></div>`,
+${objectsSection(openApi, refs, errorSchema)}</main></div>`,
     { style: REFERENCE_STYLE, bodyClass: 'reference' },
   );
 }

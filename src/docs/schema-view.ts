@@ -63,6 +63,7 @@ interface View {
   rules: string[];
   description?: string;
   nullable: boolean;
+  deprecated: boolean;
   /** Object schemas whose properties are shown nested under this entry. */
   children: Schema[];
 }
@@ -123,7 +124,7 @@ function view(input: unknown, refs: Refs, depth: number): View {
   const nullable = Array.isArray(schema.type) && schema.type.includes('null');
   const words = typeWords(schema);
   const description = typeof schema.description === 'string' ? schema.description : undefined;
-  const base = { rules: rulesOf(schema), nullable, ...(description ? { description } : {}) };
+  const base = { rules: rulesOf(schema), nullable, deprecated: schema.deprecated === true, ...(description ? { description } : {}) };
   if ('const' in schema) return { ...base, type: json(schema.const), children: [] };
   if (words.includes('array') || schema.items) {
     const items = view(schema.items ?? {}, refs, depth);
@@ -151,12 +152,19 @@ function choiceView(schema: Schema, choices: unknown[], refs: Refs, depth: numbe
   const extra = rulesOf(schema);
   if (views.length === 1) {
     const only = views[0]!;
-    return { ...only, rules: [...only.rules, ...extra], nullable: nullable || only.nullable, ...(description ? { description } : {}) };
+    return {
+      ...only,
+      rules: [...only.rules, ...extra],
+      nullable: nullable || only.nullable,
+      deprecated: schema.deprecated === true || only.deprecated,
+      ...(description ? { description } : {}),
+    };
   }
   return {
     type: views.map((branch) => (branch.rules.length ? `${branch.type} (${branch.rules.join('; ')})` : branch.type)).join(' or '),
     rules: extra,
     nullable: nullable || views.some((branch) => branch.nullable),
+    deprecated: schema.deprecated === true || views.some((branch) => branch.deprecated),
     ...(description ? { description } : {}),
     children: views.flatMap((branch) => branch.children),
   };
@@ -170,7 +178,7 @@ export function fieldEntry(name: string, schema: unknown, required: boolean, ref
   const children = shown.children.map((child) => `<div class="children">${fieldList(child, refs, depth + 1)}</div>`).join('');
   return `<li><div class="field-head"><code class="field-name">${escapeHtml(name)}</code> <span class="type">${shown.type}</span>${
     required ? ' <span class="required">required</span>' : ''
-  }</div>${text ? `<p>${inlineCode(text)}</p>` : ''}${rules.length ? `<p class="rules">${rules.join('; ')}.</p>` : ''}${children}</li>`;
+  }${shown.deprecated ? ' <span class="deprecated">deprecated</span>' : ''}</div>${text ? `<p>${inlineCode(text)}</p>` : ''}${rules.length ? `<p class="rules">${rules.join('; ')}</p>` : ''}${children}</li>`;
 }
 
 /** The properties of an object schema, required ones first, each in the order the schema gives. */

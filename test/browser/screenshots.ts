@@ -13,9 +13,9 @@ import {
   createKey,
   launchChromium,
   openSignInLink,
-  startDocsServer,
   type SettingsServer,
   signUp,
+  startDocsServer,
   startSettingsServer,
 } from '../support/browser.ts';
 import { ROOT } from '../support/processes.ts';
