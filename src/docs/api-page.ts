@@ -170,12 +170,10 @@ function bodyFields(schema: unknown, refs: Refs, id: string): string {
       own,
     )}</details>`;
   });
-  return `<p>One of ${variants.length} forms${discriminator ? `, chosen by ${code(discriminator)}` : ''}. In every form:</p>${fieldList(
-    variants[0]!,
-    refs,
-    0,
-    shared,
-  )}<p>And by ${discriminator ? code(discriminator) : 'form'}:</p>${sections.join('')}`;
+  const common = shared.length
+    ? `In every form:</p>${fieldList(variants[0]!, refs, 0, shared)}<p>And by ${discriminator ? code(discriminator) : 'form'}:`
+    : '';
+  return `<p>One of ${variants.length} forms${discriminator ? `, chosen by ${code(discriminator)}` : ''}. ${common}</p>${sections.join('')}`;
 }
 
 function bodySection(entry: Entry, refs: Refs, seenBodies: Map<string, string>): string {
