@@ -328,9 +328,9 @@ function errorCodeList(): string {
     const details = Object.keys(ERRORS[errorCode].details).map(
       (detail) => `<a href="${ERRORS_PAGE_PATH}#${errorCode}.${detail}">${code(detail)}</a>`,
     );
-    return `<li><div class="field-head"><span class="status">${ERRORS[errorCode].status}</span> ${errorLink(errorCode)}</div>${
-      details.length ? `<p class="detail-codes"><span class="type">details[].code:</span> ${details.join(' ')}</p>` : ''
-    }</li>`;
+    return `<li><div class="field-head"><span class="status">${ERRORS[errorCode].status}</span> ${errorLink(errorCode)}</div><p>${inlineCode(
+      ERRORS[errorCode].meaning,
+    )}</p>${details.length ? `<p class="detail-codes"><span class="type">details[].code:</span> ${details.join(' ')}</p>` : ''}</li>`;
   });
   return `<ul class="fields errors">${items.join('')}</ul>`;
 }
@@ -398,7 +398,7 @@ function navigation(openApi: OpenApi, groups: [string, Entry[]][]): string {
 const REFERENCE_STYLE = `
 body.reference{max-width:none;margin:0;padding:0}
 .layout{display:grid;grid-template-columns:16rem minmax(0,1fr);min-height:100vh}
-.sidebar{position:sticky;top:0;align-self:start;max-height:100vh;overflow-y:auto;padding:1rem;border-right:1px solid #ddd;background:#fafafa;font-size:.92rem;box-sizing:border-box}
+.sidebar{position:sticky;top:0;align-self:start;height:100vh;overflow-y:auto;padding:1rem;border-right:1px solid #ddd;background:#fafafa;font-size:.92rem;box-sizing:border-box}
 .sidebar ul,.phone-nav ul{list-style:none;margin:0 0 .6rem;padding:0}
 .sidebar li a,.phone-nav li a{display:block;padding:.15rem .3rem;border-radius:4px;text-decoration:none;color:#1a1a1a}
 .sidebar li a:hover,.phone-nav li a:hover{background:#eceff3}
