@@ -358,6 +358,12 @@ function errorSchemaName(entries: Entry[], refs: Refs): string | undefined {
   return undefined;
 }
 
+/** A choice between named objects (`DocumentRequest`): each has its own section, so the choice links to them. */
+function choicesAreNamed(schema: Schema, refs: Refs): boolean {
+  const choices = (schema.oneOf ?? schema.anyOf) as unknown[];
+  return choices.every((choice) => refs.schemaName(choice) !== undefined);
+}
+
 function objectsSection(openApi: OpenApi, refs: Refs, errorSchema: string | undefined): string {
   const schemas = Object.entries(openApi.components?.schemas ?? {});
   if (!schemas.length) return '';
@@ -365,7 +371,7 @@ function objectsSection(openApi: OpenApi, refs: Refs, errorSchema: string | unde
     const id = schemaAnchor(name);
     const body = schema.properties
       ? fieldList(schema, refs)
-      : schema.oneOf || schema.anyOf
+      : (schema.oneOf ?? schema.anyOf) && !choicesAreNamed(schema, refs)
         ? bodyFields(schema, refs, id)
         : `<p>${typeLabel(schema, refs)}</p>`;
     const codes =

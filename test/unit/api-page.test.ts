@@ -146,6 +146,15 @@ describe('the reference page of an OpenAPI document made of references', async (
     expect(operation).not.toContain('values made up');
   });
 
+  it('shows a choice of named objects as links to their sections, each object once', () => {
+    const start = html.indexOf('id="schema-DocumentRequest"');
+    const section = html.slice(start, html.indexOf('</section>', start));
+    expect(section).toContain('<a href="#schema-InvoiceRequest">InvoiceRequest</a>');
+    expect(section).toContain('<a href="#schema-QuoteRequest">QuoteRequest</a>');
+    expect(section).not.toContain('field-name');
+    expect(html).toContain('id="schema-InvoiceRequest"');
+  });
+
   it('has an element for every anchor it links to', () => {
     const ids = new Set([...html.matchAll(/\sid="([^"]+)"/g)].map((match) => match[1]));
     const targets = [...html.matchAll(/href="#([^"]+)"/g)].map((match) => match[1]);
