@@ -38,6 +38,14 @@ interface Entry {
   operation: Operation;
 }
 
+/** What the page has shown in full already, so that it links there instead of showing it again. */
+interface Shown {
+  /** A request body (its schema as JSON) → the operation that shows it. */
+  bodies: Map<string, string>;
+  /** A component schema → the anchor of the form of a body that lists its fields. */
+  forms: Map<string, string>;
+}
+
 /**
  * Values for the samples where the document gives a parameter no example of its own: a document id of the
  * service's shape, and an idempotency key as a caller would make one.
@@ -140,7 +148,7 @@ function discriminatorOf(schema: Schema, variants: Schema[]): string | undefined
  * A body that is one of several objects (one per template) is shown as the properties all variants share,
  * once, then one sub-section per variant with the rest, each with its own anchor.
  */
-function bodyFields(schema: unknown, refs: Refs, id: string): string {
+function bodyFields(schema: unknown, refs: Refs, id: string, shown?: Shown): string {
   const top = refs.resolve(schema);
   const choices = (top.oneOf ?? top.anyOf) as unknown[] | undefined;
   const variants = (choices ?? []).map((choice) => refs.resolve(choice));
@@ -163,6 +171,8 @@ function bodyFields(schema: unknown, refs: Refs, id: string): string {
     const title =
       [typeof variant.title === 'string' ? escapeHtml(variant.title) : '', chosenBy].filter(Boolean).join(' ') || `Form ${index + 1}`;
     const own = Object.keys(properties(variant)).filter((name) => !shared.includes(name));
+    const name = refs.schemaName(choices[index]);
+    if (name && shown && !shown.forms.has(name)) shown.forms.set(name, `${id}.${slug}`);
     return `<details class="variant" id="${id}.${escapeHtml(slug)}"${index === 0 ? ' open' : ''}><summary>${title}</summary>${fieldList(
       variant,
       refs,
@@ -176,7 +186,7 @@ function bodyFields(schema: unknown, refs: Refs, id: string): string {
   return `<p>One of ${variants.length} forms${discriminator ? `, chosen by ${code(discriminator)}` : ''}. ${common}</p>${sections.join('')}`;
 }
 
-function bodySection(entry: Entry, refs: Refs, seenBodies: Map<string, string>): string {
+function bodySection(entry: Entry, refs: Refs, shown: Shown): string {
   if (!entry.operation.requestBody) return '';
   const body = refs.resolve<{ description?: string; required?: boolean; content?: Record<string, Media> }>(entry.operation.requestBody);
   const media = mainMedia(body.content);
@@ -186,10 +196,10 @@ function bodySection(entry: Entry, refs: Refs, seenBodies: Map<string, string>):
     body.description ? `<p>${inlineCode(body.description)}</p>` : ''
   }`;
   const key = JSON.stringify(schema);
-  const earlier = seenBodies.get(key);
+  const earlier = shown.bodies.get(key);
   if (earlier) return `${heading}<p>The same body as <a href="#${earlier}">${code(earlier)}</a>.</p>`;
-  seenBodies.set(key, entry.operation.operationId);
-  return heading + bodyFields(schema, refs, `${entry.operation.operationId}.body`);
+  shown.bodies.set(key, entry.operation.operationId);
+  return heading + bodyFields(schema, refs, `${entry.operation.operationId}.body`, shown);
 }
 
 function responseHeaders(response: Response, refs: Refs): string {
@@ -308,7 +318,7 @@ function examplesSection(entry: Entry, refs: Refs): string {
   return `<div class="examples">${parts.join('')}</div>`;
 }
 
-function operationSection(entry: Entry, refs: Refs, seenBodies: Map<string, string>): string {
+function operationSection(entry: Entry, refs: Refs, shown: Shown): string {
   const { operation } = entry;
   const id = operation.operationId;
   const title = operation.summary ?? id;
@@ -316,7 +326,7 @@ function operationSection(entry: Entry, refs: Refs, seenBodies: Map<string, stri
 <h3 id="${escapeHtml(id)}-title">${escapeHtml(title)} ${anchorLink(id, title)}</h3>
 <p class="endpoint"><span class="method ${entry.method.toLowerCase()}">${entry.method}</span> <code>${escapeHtml(entry.path)}</code></p>
 <p>${inlineCode(operation.description ?? '')}</p><p class="access">${accessOf(operation)}</p>
-<div class="columns"><div class="spec">${parameterSection(operation, refs)}${bodySection(entry, refs, seenBodies)}${answersSection(
+<div class="columns"><div class="spec">${parameterSection(operation, refs)}${bodySection(entry, refs, shown)}${answersSection(
     operation,
     refs,
   )}${errorsSection(operation, refs)}</div>${examplesSection(entry, refs)}</div></section>`;
@@ -364,16 +374,19 @@ function choicesAreNamed(schema: Schema, refs: Refs): boolean {
   return choices.every((choice) => refs.schemaName(choice) !== undefined);
 }
 
-function objectsSection(openApi: OpenApi, refs: Refs, errorSchema: string | undefined): string {
+function objectsSection(openApi: OpenApi, refs: Refs, errorSchema: string | undefined, shown: Shown): string {
   const schemas = Object.entries(openApi.components?.schemas ?? {});
   if (!schemas.length) return '';
   const sections = schemas.map(([name, schema]) => {
     const id = schemaAnchor(name);
-    const body = schema.properties
-      ? fieldList(schema, refs)
-      : (schema.oneOf ?? schema.anyOf) && !choicesAreNamed(schema, refs)
-        ? bodyFields(schema, refs, id)
-        : `<p>${typeLabel(schema, refs)}</p>`;
+    const form = shown.forms.get(name);
+    const body = form
+      ? `<p>Its fields are listed with the request that sends it: <a href="#${escapeHtml(form)}"><code>#${escapeHtml(form)}</code></a>.</p>`
+      : schema.properties
+        ? fieldList(schema, refs)
+        : (schema.oneOf ?? schema.anyOf) && !choicesAreNamed(schema, refs)
+          ? bodyFields(schema, refs, id)
+          : `<p>${typeLabel(schema, refs)}</p>`;
     const codes =
       name === errorSchema
         ? '<p>Every <code>code</code> and <code>details[].code</code>, each linked to what it means: <a href="#errors">Errors</a>.</p>'
@@ -455,13 +468,13 @@ export function apiPage(openApi: OpenApi): globalThis.Response {
   const refs = new Refs(openApi);
   const entries = entriesOf(openApi);
   const groups = byTag(openApi, entries);
-  const seenBodies = new Map<string, string>();
+  const shown: Shown = { bodies: new Map(), forms: new Map() };
   const tagDescription = new Map((openApi.tags ?? []).map((tag) => [tag.name, tag.description]));
   const operations = groups
     .map(([tag, members]) => {
       const description = tagDescription.get(tag);
       return `<h2 id="tag-${escapeHtml(tag)}">${escapeHtml(tag)}</h2>${description ? `<p>${inlineCode(description)}</p>` : ''}${members
-        .map((entry) => operationSection(entry, refs, seenBodies))
+        .map((entry) => operationSection(entry, refs, shown))
         .join('\n')}`;
     })
     .join('\n');
@@ -475,7 +488,7 @@ export function apiPage(openApi: OpenApi): globalThis.Response {
 <p>Machine-readable: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>. Every error code: <a href="${ERRORS_PAGE_PATH}">${ERRORS_PAGE_PATH}</a>.</p>
 ${introSections(openApi, errorSchema)}
 ${operations}
-${objectsSection(openApi, refs, errorSchema)}</main></div>`,
+${objectsSection(openApi, refs, errorSchema, shown)}</main></div>`,
     { style: REFERENCE_STYLE, bodyClass: 'reference' },
   );
 }

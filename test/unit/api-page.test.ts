@@ -152,7 +152,10 @@ describe('the reference page of an OpenAPI document made of references', async (
     expect(section).toContain('<a href="#schema-InvoiceRequest">InvoiceRequest</a>');
     expect(section).toContain('<a href="#schema-QuoteRequest">QuoteRequest</a>');
     expect(section).not.toContain('field-name');
-    expect(html).toContain('id="schema-InvoiceRequest"');
+    const invoiceStart = html.indexOf('id="schema-InvoiceRequest"');
+    const invoice = html.slice(invoiceStart, html.indexOf('</section>', invoiceStart));
+    expect(invoice).toContain('<a href="#createDocument.body.invoice">');
+    expect(invoice).not.toContain('field-name');
   });
 
   it('has an element for every anchor it links to', () => {
