@@ -60,7 +60,26 @@ const BINARY_MEDIA = /^(application\/pdf|application\/octet-stream)$/;
 
 const code = (text: string) => `<code>${escapeHtml(text)}</code>`;
 const errorLink = (errorCode: string) => `<a href="${ERRORS_PAGE_PATH}#${errorCode}">${code(errorCode)}</a>`;
-const anchorLink = (id: string, label: string) => `<a class="anchor" href="#${id}" aria-label="Link to ${escapeHtml(label)}">#</a>`;
+/** A chain link, drawn inline (the page loads nothing but itself). */
+const LINK_ICON =
+  '<svg viewBox="0 0 16 16" width="16" height="16" aria-hidden="true"><path d="M6.5 9.5l3-3M7 4.5l1.2-1.2a2.5 2.5 0 013.5 3.5L10.5 8M9 11.5l-1.2 1.2a2.5 2.5 0 01-3.5-3.5L5.5 8" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>';
+const anchorLink = (id: string, label: string) =>
+  `<a class="anchor" href="#${id}" aria-label="Link to ${escapeHtml(label)}">${LINK_ICON}</a>`;
+
+/**
+ * Samples in tabs made of radio buttons and labels: the reader picks one with a click or the arrow keys, and
+ * no script is needed for it. Each operation's buttons are a group of their own (`name`).
+ */
+function sampleTabs(id: string, samples: [label: string, text: string][]): string {
+  const buttons = samples
+    .map(
+      ([label], index) =>
+        `<input type="radio" name="samples-${id}" id="${id}-sample-${index + 1}"${index === 0 ? ' checked' : ''}><label for="${id}-sample-${index + 1}">${escapeHtml(label)}</label>`,
+    )
+    .join('');
+  const panels = samples.map(([label, text], index) => `<div class="tab tab-${index + 1}">${pre(text, `${label} ${id}`)}</div>`).join('');
+  return `<div class="tabs" role="group" aria-label="Request samples">${buttons}${panels}</div>`;
+}
 const pre = (text: string, label: string) => `<pre aria-label="${escapeHtml(label)}"><code>${escapeHtml(text)}</code></pre>`;
 
 function entriesOf(openApi: OpenApi): Entry[] {
@@ -291,8 +310,10 @@ function examplesSection(entry: Entry, refs: Refs): string {
   const call = sampleCall(entry, refs, firstBody);
   const id = entry.operation.operationId;
   const parts = [
-    `<h4>Request</h4>${pre(curlSample(call), `curl ${id}`)}`,
-    `<details class="sample"><summary>TypeScript (the project's client)</summary>${pre(typeScriptSample(call), `TypeScript ${id}`)}</details>`,
+    `<h4>Request</h4>${sampleTabs(id, [
+      ['curl', curlSample(call)],
+      ['TypeScript', typeScriptSample(call)],
+    ])}`,
   ];
   if (bodies.length > 1) {
     parts.push(
@@ -427,7 +448,12 @@ main{padding:1rem 2rem 4rem;max-width:78rem;min-width:0}
 h2{scroll-margin-top:1rem}section[id],details[id]{scroll-margin-top:1rem}
 .operation,.object{border-top:1px solid #ddd;margin-top:2.5rem;padding-top:.5rem}
 .operation h3,.object h3{font-size:1.35rem;margin-bottom:.3rem}
-.anchor{color:#8a8f98;text-decoration:none;font-weight:400;margin-left:.3rem}.anchor:hover{color:#1a56db}
+.anchor{display:inline-block;color:#8a8f98;text-decoration:none;margin-left:.3rem;vertical-align:middle}.anchor:hover,.anchor:focus{color:#1a56db}.anchor svg{display:block}
+.tabs{position:relative}.tabs>input{position:absolute;opacity:0;width:1px;height:1px}
+.tabs>label{display:inline-block;padding:.2rem .7rem;margin-right:.2rem;border-bottom:2px solid transparent;cursor:pointer;color:#444}
+.tabs>input:checked+label{border-bottom-color:#1a56db;color:#1a1a1a;font-weight:700}
+.tabs>input:focus-visible+label{outline:2px solid #1a56db;outline-offset:2px}
+.tab{display:none}.tabs>input:nth-of-type(1):checked~.tab-1,.tabs>input:nth-of-type(2):checked~.tab-2{display:block}
 .endpoint{font-size:1.05rem;margin:.2rem 0 .6rem;overflow-wrap:anywhere}
 .method{display:inline-block;min-width:2.6em;padding:0 .35em;border-radius:4px;font:700 .78rem/1.6 ui-monospace,monospace;text-align:center;color:#fff;background:#4b5563}
 .method.get{background:#1d6f42}.method.post{background:#1a56db}.method.delete{background:#b42318}

@@ -68,6 +68,18 @@ describe('/docs/api in Chromium', { timeout: 60_000 }, () => {
     }
   });
 
+  it('shows one sample at a time: curl first, the TypeScript one after a click on its tab (no script)', async () => {
+    const page = await openReference(false);
+    const curl = page.getByLabel('curl createDocument', { exact: true });
+    const typeScript = page.getByLabel('TypeScript createDocument', { exact: true });
+    expect(await curl.isVisible()).toBe(true);
+    expect(await typeScript.isVisible()).toBe(false);
+    await page.locator('#createDocument .tabs label', { hasText: 'TypeScript' }).click();
+    expect(await typeScript.isVisible()).toBe(true);
+    expect(await curl.isVisible()).toBe(false);
+    expect(await typeScript.innerText()).toContain('await svc.createDocument(');
+  });
+
   it('on a phone: nothing wider than the screen, the contents open from the top and lead to each operation', async () => {
     const page = await openReference(true);
     const [scrollWidth, clientWidth] = await page.locator('html').evaluate((root) => [root.scrollWidth, root.clientWidth]);
