@@ -21,7 +21,8 @@ const DOCUMENTATION_PAGE_HEADERS = {
   [HEADERS.contentTypeOptions]: 'nosniff',
 };
 
-export function page(title: string, body: string): Response {
+/** A documentation page: the shared style, then the page's own (`style`), and a class on the body for it. */
+export function page(title: string, body: string, options: { style?: string; bodyClass?: string } = {}): Response {
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
@@ -30,8 +31,8 @@ body{font:16px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding
 h1{font-size:1.8rem}h2{font-size:1.3rem;margin-top:2.2rem;border-top:1px solid #ddd;padding-top:1rem}
 code{background:#f3f3f3;padding:0 .25em;border-radius:3px}table{border-collapse:collapse;margin:.5rem 0;display:block;max-width:100%;overflow-x:auto}
 td,th{border:1px solid #ddd;padding:.3rem .6rem;text-align:left;vertical-align:top}th{background:#fafafa}
-.method{font-weight:700;font-family:monospace}
-</style></head><body>${body}</body></html>`;
+.method{font-weight:700;font-family:monospace}${options.style ?? ''}
+</style></head><body${options.bodyClass ? ` class="${escapeHtml(options.bodyClass)}"` : ''}>${body}</body></html>`;
   return new Response(html, {
     status: 200,
     headers: { [HEADERS.contentType]: 'text/html; charset=utf-8', ...DOCUMENTATION_PAGE_HEADERS },

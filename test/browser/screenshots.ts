@@ -1,7 +1,8 @@
 /**
- * Screenshots of every Settings page, at desktop width (1280 px) and phone width (390 px), into dist/screenshots/:
- * `npm run screenshots`. Walks the customer path of the browser test against the Bun server (a new database
- * file, mail through a test SMTP sink) and prints each file, with a warning for a page wider than the screen.
+ * Screenshots of every Settings page and of the API reference, at desktop width (1280 px) and phone width
+ * (390 px), into dist/screenshots/: `npm run screenshots` (`npm run screenshots -- docs` for the reference only).
+ * Walks the customer path of the browser test against the Bun server (a new database file, mail through a test
+ * SMTP sink) and prints each file, with a warning for a page wider than the screen.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +15,7 @@ import {
   openSignInLink,
   type SettingsServer,
   signUp,
+  startDocsServer,
   startSettingsServer,
 } from '../support/browser.ts';
 import { ROOT } from '../support/processes.ts';
@@ -30,9 +32,9 @@ const VIEWPORTS = [
  * A full-page PNG. Also reports what a screenshot shows only in part: a page wider than the screen, and a box
  * that scrolls sideways (a wide table whose last columns are out of sight until the reader scrolls it).
  */
-async function shoot(page: Page, file: string): Promise<void> {
+async function shoot(page: Page, file: string, fullPage = true): Promise<void> {
   const path = join(OUT, `${file}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage });
   const findings = await page.evaluate(() => {
     const root = document.documentElement;
     const found = root.scrollWidth > root.clientWidth ? [`page ${root.scrollWidth} px wide on a ${root.clientWidth} px screen`] : [];
@@ -119,15 +121,50 @@ async function walk(browser: Browser, server: SettingsServer, sink: SmtpSink, vi
   await context.close();
 }
 
+/**
+ * The API reference is one long page: a screen at each of its kinds of section (the top, an operation with a
+ * body per template, a list, the errors, an object), as the reader lands there from the navigation.
+ */
+const DOCS_STOPS = ['', '#createDocument', '#createDocument.body.invoice', '#listDocuments', '#errors', '#schema-Error'];
+
+async function walkDocs(browser: Browser, baseUrl: string, viewport: (typeof VIEWPORTS)[number]) {
+  const context = await browser.newContext({
+    viewport: { width: viewport.width, height: viewport.height },
+    ...(viewport.name === 'phone' ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}),
+  });
+  const page = await context.newPage();
+  for (const [index, stop] of DOCS_STOPS.entries()) {
+    await page.goto(`${baseUrl}/docs/api${stop}`);
+    await shoot(page, `${viewport.name}-docs-api-${String(index + 1).padStart(2, '0')}${stop.replace(/[#.]/g, '-')}`, false);
+  }
+  if (viewport.name === 'phone') {
+    await page.goto(`${baseUrl}/docs/api`);
+    await page.getByText('Contents', { exact: true }).click();
+    await shoot(page, 'phone-docs-api-contents-open', false);
+  }
+  await context.close();
+}
+
 rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
-const sink = await startSmtpSink();
 const browser = await launchChromium();
-const server = await startSettingsServer('bun', sink);
 try {
-  for (const viewport of VIEWPORTS) await walk(browser, server, sink, viewport);
+  const docs = await startDocsServer();
+  try {
+    for (const viewport of VIEWPORTS) await walkDocs(browser, docs.baseUrl, viewport);
+  } finally {
+    await docs.stop();
+  }
+  if (process.argv[2] !== 'docs') {
+    const sink = await startSmtpSink();
+    const server = await startSettingsServer('bun', sink);
+    try {
+      for (const viewport of VIEWPORTS) await walk(browser, server, sink, viewport);
+    } finally {
+      await server.server.stop();
+      await sink.close();
+    }
+  }
 } finally {
   await browser.close();
-  await server.server.stop();
-  await sink.close();
 }

@@ -53,6 +53,13 @@ export async function startSettingsServer(target: SettingsTarget, sink: SmtpSink
   return { baseUrl, databaseUrl: `file:${join(folder, file!)}`, server };
 }
 
+/** The Bun server on a new database file, with no mail: enough for the documentation pages. */
+export async function startDocsServer(): Promise<RunningServer & { baseUrl: string }> {
+  const port = await freePort();
+  const server = await startBun({ DATABASE_URL: `file:${join(tempDir('svc-docs-'), 'svc.db')}`, LOG_REQUESTS: 'false' }, port);
+  return { ...server, baseUrl: `http://localhost:${port}` };
+}
+
 /**
  * The steps of the Settings path, shared by the browser test and the screenshot script; each waits until the
  * page it leads to is there, so that the caller can look at it. Elements are found by their label and role name
