@@ -51,7 +51,7 @@ export interface CreateOptions {
 
 /** A document made by POST /api/v1/documents, in the binary form: the PDF and what its Svc-* headers state. */
 export interface CreatedDocument {
-  pdf: Uint8Array;
+  pdf: Uint8Array<ArrayBuffer>;
   documentId: string;
   sha256: string;
   template: string;
@@ -114,7 +114,7 @@ export function filenameOf(disposition: string | null): string | null {
 }
 
 /** What the headers of a 201 in the binary form state (spec 4.2). */
-function createdDocument(pdf: Uint8Array, headers: Headers): CreatedDocument {
+function createdDocument(pdf: Uint8Array<ArrayBuffer>, headers: Headers): CreatedDocument {
   const header = (name: string) => headers.get(name);
   const totals: Record<string, string> = {};
   for (const [member, name] of Object.entries(TOTALS_HEADERS)) {
@@ -210,7 +210,7 @@ export class SvcClient {
    * GET /api/v1/documents/{id}/file. Files are not stored in this API version: it always throws SvcApiError
    * `file_not_available`; send the createDocument request again with its Idempotency-Key to get the PDF again.
    */
-  getDocumentFile(id: string): Promise<Uint8Array> {
+  getDocumentFile(id: string): Promise<Uint8Array<ArrayBuffer>> {
     return this.#send({ method: 'GET', path: withParameter(PATHS.documentFile, id), repeatable: true }, (bytes) => bytes);
   }
 
@@ -242,7 +242,7 @@ export class SvcClient {
    * Sends the call and retries a failure as retryWait allows, the same Idempotency-Key each time. A connection that
    * breaks while the answer is read counts as a network failure; `read` turns the complete 2xx answer into the result.
    */
-  async #send<T>(call: Call, read: (bytes: Uint8Array, headers: Headers) => T): Promise<T> {
+  async #send<T>(call: Call, read: (bytes: Uint8Array<ArrayBuffer>, headers: Headers) => T): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.#attempt(call);
       if (!(outcome instanceof Error)) return read(outcome.bytes, outcome.headers);
@@ -252,7 +252,7 @@ export class SvcClient {
     }
   }
 
-  async #attempt(call: Call): Promise<{ bytes: Uint8Array; headers: Headers } | SvcApiError | SvcNetworkError> {
+  async #attempt(call: Call): Promise<{ bytes: Uint8Array<ArrayBuffer>; headers: Headers } | SvcApiError | SvcNetworkError> {
     const send = this.#options.fetch ?? ((request: Request) => globalThis.fetch(request));
     try {
       const response = await send(this.#request(call));
