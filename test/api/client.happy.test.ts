@@ -20,6 +20,7 @@ import { type Caller, seedCaller } from '../support/accounts.ts';
 import { BASE, createTestApp, type TestApp } from '../support/app.ts';
 import { ledger } from '../support/documents.ts';
 import { readPdf, sha256 } from '../support/pdf.ts';
+import { INVOICE_FIELDS } from '../support/requests.ts';
 
 /**
  * The project's own typed client (src/client) driving the API: in process with the handler as its fetch, and
@@ -37,15 +38,7 @@ beforeEach(async () => {
 const invoice = (mode: InvoiceRequest['mode'], fields: Partial<InvoiceRequest['fields']> = {}): InvoiceRequest => ({
   template: 'invoice',
   mode,
-  fields: {
-    seller_name: 'Seller Ltd',
-    client_name: 'Client Inc',
-    invoice_number: 'INV-1',
-    date: '2026-10-01',
-    currency: 'EUR',
-    items: [{ description: 'Work', quantity: '2', unit_price: '50.00' }],
-    ...fields,
-  },
+  fields: { ...INVOICE_FIELDS, currency: 'EUR', ...fields },
 });
 
 describe('the public routes through the client', () => {
