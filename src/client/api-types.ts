@@ -79,7 +79,7 @@ export interface paths {
         put?: never;
         /**
          * Make a document
-         * @description Renders one document. Mode `final` needs scope `documents:create` and costs 1 credit, charged only after the PDF exists; `preview` needs `documents:preview` and is free. The PDF is the body by default; the JSON form only when Accept lists application/json and none of application/pdf, application/*, *\/*. With an `Idempotency-Key` the same request within 24 hours returns the same document again, free.
+         * @description Renders one document. Mode `final` needs scope `documents:create` and costs 1 credit, charged only after the PDF exists; `preview` needs `documents:preview` and is free. The PDF is the body by default; the JSON form only when `Accept` lists `application/json` and none of `application/pdf`, `application/*`, `*\/*`. With an `Idempotency-Key` the same request within 24 hours returns the same document again, free.
          */
         post: operations["createDocument"];
         delete?: never;
@@ -137,7 +137,7 @@ export interface paths {
         };
         /**
          * Get a document file (reserved)
-         * @description Reserved: always 404 file_not_available, because no documents are stored. Within 24 hours the same POST /api/v1/documents request with the same Idempotency-Key returns the file again, free.
+         * @description Reserved: always 404 `file_not_available`, because no documents are stored, so this operation has no success answer in this API version (a later version may serve files here, as an addition). Within 24 hours the same POST /api/v1/documents request with the same `Idempotency-Key` returns the file again, free.
          */
         get: operations["getDocumentFile"];
         put?: never;
@@ -172,32 +172,223 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        Error: {
-            error: {
-                /** @enum {string} */
-                code: "invalid_request" | "reserved_field" | "unauthorized" | "insufficient_credits" | "forbidden_scope" | "not_found" | "template_not_found" | "document_not_found" | "file_not_available" | "method_not_allowed" | "template_version_unavailable" | "idempotency_in_progress" | "idempotency_replay_unavailable" | "payload_too_large" | "response_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "render_rejected" | "rate_limited" | "commit_status_unknown" | "internal_error" | "engine_unavailable" | "engine_busy" | "service_busy" | "render_timeout";
-                message: string;
-                details?: {
-                    /** @enum {string} */
-                    code: "malformed_json" | "wrong_type" | "unknown_parameter" | "required" | "unsupported_value" | "unsupported_version" | "invalid_idempotency_key" | "invalid_reference" | "invalid_template_version" | "invalid_query" | "reserved" | "missing_authorization" | "invalid_key" | "missing_scope" | "major_mismatch" | "template_version_changed" | "output_changed" | "unknown_field" | "too_long" | "line_break_not_allowed" | "invalid_characters" | "invalid_date" | "not_one_of" | "not_a_number" | "too_many_digits" | "too_many_decimals" | "out_of_range" | "must_be_positive" | "unsupported_currency" | "no_items" | "too_many_items" | "items_or_amount" | "requires_field" | "conflicting_fields" | "discount_too_large" | "amount_paid_too_large" | "negative_total" | "total_too_large" | "too_many_fields" | "invalid_url" | "undrawable_characters" | "final_key_limit" | "request_key_limit" | "preview_user_limit" | "preview_key_limit" | "auth_failure_limit" | "replay_limit" | "preview_global_limit" | "limiter_unavailable";
-                    message: string;
-                    field?: string;
-                }[];
-                request_id: string;
-                docs_url: string;
+        /** @description JSON, at most 131072 bytes; `template` chooses the variant. */
+        DocumentRequest: components["schemas"]["InvoiceRequest"] | components["schemas"]["QuoteRequest"] | components["schemas"]["ReceiptRequest"];
+        /**
+         * InvoiceRequest
+         * @description A request for the invoice template (Invoice, version 2.1.0).
+         */
+        InvoiceRequest: {
+            /**
+             * @description Slug of the template to fill, from GET /api/v1/templates. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            template: "invoice";
+            /**
+             * @description `final` makes the document and uses a credit; `preview` is free and marked as a preview.
+             * @enum {string}
+             */
+            mode: "final" | "preview";
+            /** @description The template's fields, as its `fields_schema` describes them. */
+            fields: {
+                /** @description Name of the business issuing the document. */
+                seller_name: string | number;
+                seller_details?: string | null;
+                tax_id?: (string | number) | null;
+                /** @description Printed under Bill to. */
+                client_name: string | number;
+                client_details?: string | null;
+                /** @description Supplied by the caller, never allocated or checked. */
+                invoice_number: string | number;
+                /**
+                 * Format: date
+                 * @description Issue date.
+                 */
+                date: string;
+                due_date?: string | null;
+                po_number?: (string | number) | null;
+                related_document?: (string | number) | null;
+                /**
+                 * @description ISO 4217 code, three capital letters; decides decimals and printing.
+                 * @enum {string}
+                 */
+                currency: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
+                /** @description 1 to 50 line items. */
+                items: {
+                    description: string | number;
+                    quantity: string | number;
+                    unit_price: string | number;
+                }[] | string;
+                discount?: string | null;
+                tax_rate?: string | null;
+                tax_label?: ("VAT" | "GST" | "Sales tax" | "Tax") | null;
+                amount_paid?: (string | number) | null;
+                payment_terms?: (string | number) | null;
+                payment_instructions?: string | null;
+                payment_link?: string | null;
+                notes?: string | null;
             };
-            credit_used: boolean | null;
-            credits_remaining?: number;
-            period_end?: string | null;
+            /** @description Major version as digits, a string such as "2" or a JSON integer; pins the template. */
+            template_version?: string | number;
+            /** @description Caller's label, never printed; printable ASCII, no leading or trailing space. */
+            reference?: string;
+            /**
+             * @description Paper size. Default `a4`.
+             * @enum {string}
+             */
+            paper?: "a4" | "letter";
+            /**
+             * @description Language of the printed labels. Default `en`.
+             * @enum {string}
+             */
+            locale?: "en";
+            /** @description Output options; `format` is "pdf", the one format of this version. */
+            output?: {
+                /** @constant */
+                format: "pdf";
+            };
         };
-        Totals: {
-            currency: string;
-            subtotal?: string;
-            discount?: string;
-            tax?: string;
-            total?: string;
-            amount_paid?: string;
-            balance_due?: string;
+        /**
+         * QuoteRequest
+         * @description A request for the quote template (Quote / Estimate, version 1.1.0).
+         */
+        QuoteRequest: {
+            /**
+             * @description Slug of the template to fill, from GET /api/v1/templates. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            template: "quote";
+            /**
+             * @description `final` makes the document and uses a credit; `preview` is free and marked as a preview.
+             * @enum {string}
+             */
+            mode: "final" | "preview";
+            /** @description The template's fields, as its `fields_schema` describes them. */
+            fields: {
+                /**
+                 * @description Chooses the heading.
+                 * @enum {string}
+                 */
+                document_title: "Quote" | "Estimate";
+                /** @description Name of the business issuing the document. */
+                seller_name: string | number;
+                seller_details?: string | null;
+                tax_id?: (string | number) | null;
+                /** @description Printed under Prepared for. */
+                client_name: string | number;
+                client_details?: string | null;
+                /** @description Supplied by the caller, never allocated or checked. */
+                quote_number: string | number;
+                /**
+                 * Format: date
+                 * @description Issue date.
+                 */
+                date: string;
+                valid_until?: string | null;
+                related_document?: (string | number) | null;
+                /** @description Scope of work. */
+                scope: string;
+                /**
+                 * @description ISO 4217 code, three capital letters; decides decimals and printing.
+                 * @enum {string}
+                 */
+                currency: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
+                items?: ({
+                    description: string | number;
+                    quantity: string | number;
+                    unit_price: string | number;
+                }[] | string) | null;
+                amount?: (string | number) | null;
+                terms?: string | null;
+                notes?: string | null;
+                show_acceptance?: boolean | null;
+            };
+            /** @description Major version as digits, a string such as "2" or a JSON integer; pins the template. */
+            template_version?: string | number;
+            /** @description Caller's label, never printed; printable ASCII, no leading or trailing space. */
+            reference?: string;
+            /**
+             * @description Paper size. Default `a4`.
+             * @enum {string}
+             */
+            paper?: "a4" | "letter";
+            /**
+             * @description Language of the printed labels. Default `en`.
+             * @enum {string}
+             */
+            locale?: "en";
+            /** @description Output options; `format` is "pdf", the one format of this version. */
+            output?: {
+                /** @constant */
+                format: "pdf";
+            };
+        };
+        /**
+         * ReceiptRequest
+         * @description A request for the receipt template (Payment Receipt, version 1.1.0).
+         */
+        ReceiptRequest: {
+            /**
+             * @description Slug of the template to fill, from GET /api/v1/templates. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            template: "receipt";
+            /**
+             * @description `final` makes the document and uses a credit; `preview` is free and marked as a preview.
+             * @enum {string}
+             */
+            mode: "final" | "preview";
+            /** @description The template's fields, as its `fields_schema` describes them. */
+            fields: {
+                /** @description Name of the business issuing the document. */
+                seller_name: string | number;
+                seller_details?: string | null;
+                tax_id?: (string | number) | null;
+                /** @description Printed under Received from. */
+                client_name: string | number;
+                client_details?: string | null;
+                /** @description Supplied by the caller, never allocated or checked. */
+                receipt_number: string | number;
+                /**
+                 * Format: date
+                 * @description Date the payment was received.
+                 */
+                payment_date: string;
+                related_document?: (string | number) | null;
+                invoice_reference?: (string | number) | null;
+                /** @description What the payment was for. */
+                description: string;
+                /**
+                 * @description ISO 4217 code, three capital letters; decides decimals and printing.
+                 * @enum {string}
+                 */
+                currency: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
+                /** @description Greater than 0; printed normalised under Amount received. */
+                amount: string | number;
+                /** @description How the client paid, such as Bank transfer. */
+                payment_method: string | number;
+                payment_reference?: (string | number) | null;
+                notes?: string | null;
+            };
+            /** @description Major version as digits, a string such as "2" or a JSON integer; pins the template. */
+            template_version?: string | number;
+            /** @description Caller's label, never printed; printable ASCII, no leading or trailing space. */
+            reference?: string;
+            /**
+             * @description Paper size. Default `a4`.
+             * @enum {string}
+             */
+            paper?: "a4" | "letter";
+            /**
+             * @description Language of the printed labels. Default `en`.
+             * @enum {string}
+             */
+            locale?: "en";
+            /** @description Output options; `format` is "pdf", the one format of this version. */
+            output?: {
+                /** @constant */
+                format: "pdf";
+            };
         };
         Template: {
             /** @constant */
@@ -213,17 +404,28 @@ export interface components {
             locales: "en"[];
             required_fields: string[];
             optional_fields: string[];
-            /** @description JSON Schema 2020-12 of `fields`. */
+            /** @description JSON Schema 2020-12 of `fields`: one property per field, the required ones listed; the same schema as `fields` of the request components. */
             fields_schema: {
-                [key: string]: unknown;
+                /** @constant */
+                $schema: "https://json-schema.org/draft/2020-12/schema";
+                /** @constant */
+                type: "object";
+                properties: {
+                    [key: string]: {
+                        [key: string]: unknown;
+                    };
+                };
+                required: string[];
+                /** @constant */
+                additionalProperties: false;
+                maxProperties: number;
             };
             rules: {
                 code: string;
                 description: string;
             }[];
-            example: {
-                [key: string]: unknown;
-            };
+            /** @description A complete request for this template, ready to send. */
+            example: components["schemas"]["InvoiceRequest"] | components["schemas"]["QuoteRequest"] | components["schemas"]["ReceiptRequest"];
             notes: {
                 is: string[];
                 is_not: string[];
@@ -233,6 +435,7 @@ export interface components {
                 use_instead: string;
             }[];
         };
+        TemplateList: components["schemas"]["Template"][];
         Document: {
             id: string;
             /** @constant */
@@ -259,86 +462,35 @@ export interface components {
         DocumentList: {
             /** @constant */
             object: "list";
-            data: {
-                id: string;
-                /** @constant */
-                object: "document";
-                template: string;
-                template_version: string;
-                /** @enum {string} */
-                mode: "final" | "preview";
-                /** @enum {string} */
-                paper: "a4" | "letter";
-                locale: string;
-                reference: string | null;
-                source: string;
-                /** @enum {number} */
-                credits_consumed: 0 | 1;
-                sha256: string;
-                bytes: number;
-                /** @constant */
-                content_type: "application/pdf";
-                /** Format: date-time */
-                created_at: string;
-                file_url: null;
-            }[];
+            data: components["schemas"]["Document"][];
             has_more: boolean;
         };
         DocumentJson: {
-            document: {
-                id: string;
-                /** @constant */
-                object: "document";
-                template: string;
-                template_version: string;
-                /** @enum {string} */
-                mode: "final" | "preview";
-                /** @enum {string} */
-                paper: "a4" | "letter";
-                locale: string;
-                reference: string | null;
-                source: string;
-                /** @enum {number} */
-                credits_consumed: 0 | 1;
-                sha256: string;
-                bytes: number;
-                /** @constant */
-                content_type: "application/pdf";
-                /** Format: date-time */
-                created_at: string;
-                file_url: null;
-            };
+            document: components["schemas"]["Document"];
             filename: string;
             file_base64: string;
             credit_used: boolean;
             credits_remaining: number;
             idempotent_replay: boolean;
-            totals: {
-                currency: string;
-                subtotal?: string;
-                discount?: string;
-                tax?: string;
-                total?: string;
-                amount_paid?: string;
-                balance_due?: string;
-            };
+            totals: components["schemas"]["Totals"];
         };
         ValidateAnswer: {
             /** @constant */
             valid: true;
             template: string;
             template_version: string;
-            totals: {
-                currency: string;
-                subtotal?: string;
-                discount?: string;
-                tax?: string;
-                total?: string;
-                amount_paid?: string;
-                balance_due?: string;
-            };
+            totals: components["schemas"]["Totals"];
             /** @constant */
             credit_used: false;
+        };
+        Totals: {
+            currency: string;
+            subtotal?: string;
+            discount?: string;
+            tax?: string;
+            total?: string;
+            amount_paid?: string;
+            balance_due?: string;
         };
         Account: {
             /** @constant */
@@ -367,28 +519,50 @@ export interface components {
                 preview_per_day_account: number;
             };
         };
+        Error: {
+            error: {
+                /** @enum {string} */
+                code: "invalid_request" | "reserved_field" | "unauthorized" | "insufficient_credits" | "forbidden_scope" | "not_found" | "template_not_found" | "document_not_found" | "file_not_available" | "method_not_allowed" | "template_version_unavailable" | "idempotency_in_progress" | "idempotency_replay_unavailable" | "payload_too_large" | "response_too_large" | "unsupported_media_type" | "validation_failed" | "idempotency_key_reused" | "render_rejected" | "rate_limited" | "commit_status_unknown" | "internal_error" | "engine_unavailable" | "engine_busy" | "service_busy" | "render_timeout";
+                message: string;
+                details?: {
+                    /** @enum {string} */
+                    code: "malformed_json" | "wrong_type" | "unknown_parameter" | "required" | "unsupported_value" | "unsupported_version" | "invalid_idempotency_key" | "invalid_reference" | "invalid_template_version" | "invalid_query" | "reserved" | "missing_authorization" | "invalid_key" | "missing_scope" | "major_mismatch" | "template_version_changed" | "output_changed" | "unknown_field" | "too_long" | "line_break_not_allowed" | "invalid_characters" | "invalid_date" | "not_one_of" | "not_a_number" | "too_many_digits" | "too_many_decimals" | "out_of_range" | "must_be_positive" | "unsupported_currency" | "no_items" | "too_many_items" | "items_or_amount" | "requires_field" | "conflicting_fields" | "discount_too_large" | "amount_paid_too_large" | "negative_total" | "total_too_large" | "too_many_fields" | "invalid_url" | "undrawable_characters" | "final_key_limit" | "request_key_limit" | "preview_user_limit" | "preview_key_limit" | "auth_failure_limit" | "replay_limit" | "preview_global_limit" | "limiter_unavailable";
+                    message: string;
+                    field?: string;
+                }[];
+                request_id: string;
+                docs_url: string;
+            };
+            credit_used: boolean | null;
+            credits_remaining?: number;
+            period_end?: string | null;
+        };
     };
     responses: never;
     parameters: {
-        /** @description API version; without it the newest is used. An unknown version is 400 unsupported_version. */
+        /** @description API version; without it the newest is used. An unknown version is 400 `unsupported_version`. */
         SvcVersion: "2026-10-01";
     };
     requestBodies: never;
     headers: {
-        /** @description API version that served the request. */
-        SvcVersion: string;
-        /** @description Opaque request id, same as error.request_id. */
+        /** @description API version that served the request (every answer). */
+        SvcVersion: "2026-10-01";
+        /** @description Opaque request id, the same as `error.request_id`; quote it to support. */
         SvcRequestId: string;
-        /** @description Seconds to wait before retrying. */
+        /** @description Seconds to wait before sending the request again. */
         RetryAfter: number;
-        /** @description Methods the path takes. */
-        Allow: string;
-        /** @description Quota of the reported bucket. */
+        /** @description Quota of the reported bucket (section 8 of the contract): of the buckets the request was counted in, the one with the fewest requests left. Sent on every answer to a request counted after its key was accepted; absent where the operator has switched rate limits off. */
         RateLimitLimit: number;
-        /** @description Requests left in the window of the reported bucket. */
+        /** @description Requests left in the current window of the reported bucket. */
         RateLimitRemaining: number;
-        /** @description Seconds until the reported window resets. */
+        /** @description Seconds until the window of the reported bucket resets. */
         RateLimitReset: number;
+        /** @description `no-store` on errors; on a public route's 200 `public, max-age=300`, or `private` when the body names the request's own origin. */
+        CacheControl: string;
+        /** @description Public routes answer any origin (CORS). */
+        AccessControlAllowOrigin: "*";
+        /** @description Public answers vary by `Svc-Version`. */
+        Vary: "Svc-Version";
     };
     pathItems: never;
 }
@@ -398,7 +572,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version; without it the newest is used. An unknown version is 400 unsupported_version. */
+                /** @description API version; without it the newest is used. An unknown version is 400 `unsupported_version`. */
                 "Svc-Version"?: components["parameters"]["SvcVersion"];
             };
             path?: never;
@@ -411,10 +585,1579 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Template"][];
+                    /**
+                     * @example [
+                     *       {
+                     *         "object": "template",
+                     *         "slug": "invoice",
+                     *         "name": "Invoice",
+                     *         "description": "Seller-issued invoice with 1 to 50 line items, an optional discount, one optional tax line, an optional amount paid and the balance due.",
+                     *         "category": "billing",
+                     *         "version": "2.1.0",
+                     *         "output": "pdf",
+                     *         "papers": [
+                     *           "a4",
+                     *           "letter"
+                     *         ],
+                     *         "locales": [
+                     *           "en"
+                     *         ],
+                     *         "required_fields": [
+                     *           "seller_name",
+                     *           "client_name",
+                     *           "invoice_number",
+                     *           "date",
+                     *           "currency",
+                     *           "items"
+                     *         ],
+                     *         "optional_fields": [
+                     *           "seller_details",
+                     *           "tax_id",
+                     *           "client_details",
+                     *           "due_date",
+                     *           "po_number",
+                     *           "related_document",
+                     *           "discount",
+                     *           "tax_rate",
+                     *           "tax_label",
+                     *           "amount_paid",
+                     *           "payment_terms",
+                     *           "payment_instructions",
+                     *           "payment_link",
+                     *           "notes"
+                     *         ],
+                     *         "fields_schema": {
+                     *           "type": "object",
+                     *           "properties": {
+                     *             "seller_name": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 200
+                     *                 },
+                     *                 {
+                     *                   "type": "integer"
+                     *                 }
+                     *               ],
+                     *               "description": "Name of the business issuing the document."
+                     *             },
+                     *             "seller_details": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 2000,
+                     *                   "description": "Address and contact lines of the seller."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "tax_id": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 200
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "Printed as Tax / VAT No. under the seller."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "client_name": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 200
+                     *                 },
+                     *                 {
+                     *                   "type": "integer"
+                     *                 }
+                     *               ],
+                     *               "description": "Printed under Bill to."
+                     *             },
+                     *             "client_details": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 2000,
+                     *                   "description": "Address and contact lines of the client."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "invoice_number": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 200
+                     *                 },
+                     *                 {
+                     *                   "type": "integer"
+                     *                 }
+                     *               ],
+                     *               "description": "Supplied by the caller, never allocated or checked."
+                     *             },
+                     *             "date": {
+                     *               "type": "string",
+                     *               "format": "date",
+                     *               "description": "Issue date."
+                     *             },
+                     *             "due_date": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "format": "date",
+                     *                   "description": "Due date."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "po_number": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 200
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "Buyer's purchase order number, printed as PO no."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "related_document": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 200
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "Number of the document this follows, printed as Ref."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "currency": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "AED",
+                     *                 "AFN",
+                     *                 "ALL",
+                     *                 "AMD",
+                     *                 "AOA",
+                     *                 "ARS",
+                     *                 "AUD",
+                     *                 "AWG",
+                     *                 "AZN",
+                     *                 "BAM",
+                     *                 "BBD",
+                     *                 "BDT",
+                     *                 "BHD",
+                     *                 "BIF",
+                     *                 "BMD",
+                     *                 "BND",
+                     *                 "BOB",
+                     *                 "BRL",
+                     *                 "BSD",
+                     *                 "BTN",
+                     *                 "BWP",
+                     *                 "BYN",
+                     *                 "BZD",
+                     *                 "CAD",
+                     *                 "CDF",
+                     *                 "CHF",
+                     *                 "CLP",
+                     *                 "CNY",
+                     *                 "COP",
+                     *                 "CRC",
+                     *                 "CUP",
+                     *                 "CVE",
+                     *                 "CZK",
+                     *                 "DJF",
+                     *                 "DKK",
+                     *                 "DOP",
+                     *                 "DZD",
+                     *                 "EGP",
+                     *                 "ERN",
+                     *                 "ETB",
+                     *                 "EUR",
+                     *                 "FJD",
+                     *                 "FKP",
+                     *                 "GBP",
+                     *                 "GEL",
+                     *                 "GHS",
+                     *                 "GIP",
+                     *                 "GMD",
+                     *                 "GNF",
+                     *                 "GTQ",
+                     *                 "GYD",
+                     *                 "HKD",
+                     *                 "HNL",
+                     *                 "HTG",
+                     *                 "HUF",
+                     *                 "IDR",
+                     *                 "ILS",
+                     *                 "INR",
+                     *                 "IQD",
+                     *                 "IRR",
+                     *                 "ISK",
+                     *                 "JMD",
+                     *                 "JOD",
+                     *                 "JPY",
+                     *                 "KES",
+                     *                 "KGS",
+                     *                 "KHR",
+                     *                 "KMF",
+                     *                 "KPW",
+                     *                 "KRW",
+                     *                 "KWD",
+                     *                 "KYD",
+                     *                 "KZT",
+                     *                 "LAK",
+                     *                 "LBP",
+                     *                 "LKR",
+                     *                 "LRD",
+                     *                 "LSL",
+                     *                 "LYD",
+                     *                 "MAD",
+                     *                 "MDL",
+                     *                 "MGA",
+                     *                 "MKD",
+                     *                 "MMK",
+                     *                 "MNT",
+                     *                 "MOP",
+                     *                 "MRU",
+                     *                 "MUR",
+                     *                 "MVR",
+                     *                 "MWK",
+                     *                 "MXN",
+                     *                 "MYR",
+                     *                 "MZN",
+                     *                 "NAD",
+                     *                 "NGN",
+                     *                 "NIO",
+                     *                 "NOK",
+                     *                 "NPR",
+                     *                 "NZD",
+                     *                 "OMR",
+                     *                 "PAB",
+                     *                 "PEN",
+                     *                 "PGK",
+                     *                 "PHP",
+                     *                 "PKR",
+                     *                 "PLN",
+                     *                 "PYG",
+                     *                 "QAR",
+                     *                 "RON",
+                     *                 "RSD",
+                     *                 "RUB",
+                     *                 "RWF",
+                     *                 "SAR",
+                     *                 "SBD",
+                     *                 "SCR",
+                     *                 "SDG",
+                     *                 "SEK",
+                     *                 "SGD",
+                     *                 "SHP",
+                     *                 "SLE",
+                     *                 "SOS",
+                     *                 "SRD",
+                     *                 "SSP",
+                     *                 "STN",
+                     *                 "SVC",
+                     *                 "SYP",
+                     *                 "SZL",
+                     *                 "THB",
+                     *                 "TJS",
+                     *                 "TMT",
+                     *                 "TND",
+                     *                 "TOP",
+                     *                 "TRY",
+                     *                 "TTD",
+                     *                 "TWD",
+                     *                 "TZS",
+                     *                 "UAH",
+                     *                 "UGX",
+                     *                 "USD",
+                     *                 "UYU",
+                     *                 "UZS",
+                     *                 "VED",
+                     *                 "VES",
+                     *                 "VND",
+                     *                 "VUV",
+                     *                 "WST",
+                     *                 "XAF",
+                     *                 "XCD",
+                     *                 "XCG",
+                     *                 "XOF",
+                     *                 "XPF",
+                     *                 "YER",
+                     *                 "ZAR",
+                     *                 "ZMW",
+                     *                 "ZWG"
+                     *               ],
+                     *               "description": "ISO 4217 code, three capital letters; decides decimals and printing."
+                     *             },
+                     *             "items": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "array",
+                     *                   "items": {
+                     *                     "type": "object",
+                     *                     "properties": {
+                     *                       "description": {
+                     *                         "anyOf": [
+                     *                           {
+                     *                             "type": "string",
+                     *                             "maxLength": 200
+                     *                           },
+                     *                           {
+                     *                             "type": "integer"
+                     *                           }
+                     *                         ]
+                     *                       },
+                     *                       "quantity": {
+                     *                         "anyOf": [
+                     *                           {
+                     *                             "type": "string"
+                     *                           },
+                     *                           {
+                     *                             "type": "number"
+                     *                           }
+                     *                         ]
+                     *                       },
+                     *                       "unit_price": {
+                     *                         "anyOf": [
+                     *                           {
+                     *                             "type": "string"
+                     *                           },
+                     *                           {
+                     *                             "type": "number"
+                     *                           }
+                     *                         ]
+                     *                       }
+                     *                     },
+                     *                     "required": [
+                     *                       "description",
+                     *                       "quantity",
+                     *                       "unit_price"
+                     *                     ],
+                     *                     "additionalProperties": false
+                     *                   },
+                     *                   "minItems": 1,
+                     *                   "maxItems": 50
+                     *                 },
+                     *                 {
+                     *                   "type": "string",
+                     *                   "description": "One line item per non-blank line: description | quantity | unit price.",
+                     *                   "maxLength": 12000
+                     *                 }
+                     *               ],
+                     *               "description": "1 to 50 line items."
+                     *             },
+                     *             "discount": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "description": "A money amount, or a percentage of the subtotal ending in %."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "tax_rate": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "pattern": "^\\d{1,3}(\\.\\d{1,4})?%?$",
+                     *                   "description": "Applied to the subtotal after discount, printed on its own line."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "tax_label": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "enum": [
+                     *                     "VAT",
+                     *                     "GST",
+                     *                     "Sales tax",
+                     *                     "Tax"
+                     *                   ],
+                     *                   "description": "Name of the tax line; requires tax_rate; without it the line is called Tax."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "amount_paid": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string"
+                     *                     },
+                     *                     {
+                     *                       "type": "number"
+                     *                     }
+                     *                   ],
+                     *                   "description": "Amount already paid; not above the total."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "payment_terms": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 200
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "Payment terms, such as Net 30."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "payment_instructions": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 2000,
+                     *                   "description": "How to pay, such as bank details."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "payment_link": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "description": "Caller's own payment link, printed in full under Pay online as a clickable link."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "notes": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 2000,
+                     *                   "description": "Free text printed at the end."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "seller_name",
+                     *             "client_name",
+                     *             "invoice_number",
+                     *             "date",
+                     *             "currency",
+                     *             "items"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "maxProperties": 64,
+                     *           "$schema": "https://json-schema.org/draft/2020-12/schema"
+                     *         },
+                     *         "rules": [
+                     *           {
+                     *             "code": "no_items",
+                     *             "description": "At least one line item."
+                     *           },
+                     *           {
+                     *             "code": "too_many_items",
+                     *             "description": "At most 50 line items."
+                     *           },
+                     *           {
+                     *             "code": "negative_total",
+                     *             "description": "The subtotal (sum of rounded lines) is at least 0."
+                     *           },
+                     *           {
+                     *             "code": "total_too_large",
+                     *             "description": "The subtotal is below 10^15."
+                     *           },
+                     *           {
+                     *             "code": "discount_too_large",
+                     *             "description": "The discount is not above the subtotal."
+                     *           },
+                     *           {
+                     *             "code": "amount_paid_too_large",
+                     *             "description": "amount_paid is not above the total."
+                     *           },
+                     *           {
+                     *             "code": "requires_field",
+                     *             "description": "tax_label needs tax_rate."
+                     *           },
+                     *           {
+                     *             "code": "line_amount_rounding",
+                     *             "description": "Each line amount is quantity × unit price, rounded half away from zero to the currency's minor unit; the subtotal is the sum of the rounded amounts."
+                     *           },
+                     *           {
+                     *             "code": "discount_rounding",
+                     *             "description": "A percentage discount is the subtotal × rate / 100, rounded half away from zero to the currency's minor unit."
+                     *           },
+                     *           {
+                     *             "code": "tax_rounding",
+                     *             "description": "The tax line is (subtotal − discount) × tax_rate / 100, rounded half away from zero to the currency's minor unit; total = subtotal − discount + tax."
+                     *           },
+                     *           {
+                     *             "code": "balance_due",
+                     *             "description": "balance_due = total − amount_paid (the total when nothing was paid)."
+                     *           }
+                     *         ],
+                     *         "example": {
+                     *           "template": "invoice",
+                     *           "mode": "preview",
+                     *           "fields": {
+                     *             "seller_name": "Example Studio Ltd",
+                     *             "seller_details": "1 High Street\nLondon N1 1AA\nUnited Kingdom",
+                     *             "tax_id": "GB123456789",
+                     *             "client_name": "Client Company Inc.",
+                     *             "client_details": "500 Market Street\nSan Francisco, CA 94105",
+                     *             "invoice_number": "INV-001",
+                     *             "date": "2026-10-01",
+                     *             "due_date": "2026-10-31",
+                     *             "currency": "GBP",
+                     *             "items": [
+                     *               {
+                     *                 "description": "Design work (hours)",
+                     *                 "quantity": "12",
+                     *                 "unit_price": "85.00"
+                     *               },
+                     *               {
+                     *                 "description": "Hosting, October",
+                     *                 "quantity": "1",
+                     *                 "unit_price": "25.00"
+                     *               }
+                     *             ],
+                     *             "tax_rate": "20%",
+                     *             "tax_label": "VAT",
+                     *             "payment_terms": "Net 30",
+                     *             "payment_link": "https://pay.example.com/INV-001"
+                     *           }
+                     *         },
+                     *         "notes": {
+                     *           "is": [
+                     *             "A seller-issued invoice headed INVOICE.",
+                     *             "Totals are computed by the service from the line items and returned with the document."
+                     *           ],
+                     *           "is_not": [
+                     *             "Not a tax invoice: the heading is never TAX INVOICE and the service asserts no tax or legal validity.",
+                     *             "Not e-invoice data and not PDF/A.",
+                     *             "The service does not allocate or check invoice numbers and takes no payments."
+                     *           ]
+                     *         },
+                     *         "deprecated_fields": []
+                     *       },
+                     *       {
+                     *         "object": "template",
+                     *         "slug": "quote",
+                     *         "name": "Quote / Estimate",
+                     *         "description": "Scope of work with either 1 to 50 line items and a computed total, or one fixed amount; optional terms and an acceptance block to sign.",
+                     *         "category": "sales",
+                     *         "version": "1.1.0",
+                     *         "output": "pdf",
+                     *         "papers": [
+                     *           "a4",
+                     *           "letter"
+                     *         ],
+                     *         "locales": [
+                     *           "en"
+                     *         ],
+                     *         "required_fields": [
+                     *           "document_title",
+                     *           "seller_name",
+                     *           "client_name",
+                     *           "quote_number",
+                     *           "date",
+                     *           "scope",
+                     *           "currency"
+                     *         ],
+                     *         "optional_fields": [
+                     *           "seller_details",
+                     *           "tax_id",
+                     *           "client_details",
+                     *           "valid_until",
+                     *           "related_document",
+                     *           "items",
+                     *           "amount",
+                     *           "terms",
+                     *           "notes",
+                     *           "show_acceptance"
+                     *         ],
+                     *         "fields_schema": {
+                     *           "type": "object",
+                     *           "properties": {
+                     *             "document_title": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "Quote",
+                     *                 "Estimate"
+                     *               ],
+                     *               "description": "Chooses the heading."
+                     *             },
+                     *             "seller_name": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 200
+                     *                 },
+                     *                 {
+                     *                   "type": "integer"
+                     *                 }
+                     *               ],
+                     *               "description": "Name of the business issuing the document."
+                     *             },
+                     *             "seller_details": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 2000,
+                     *                   "description": "Address and contact lines of the seller."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "tax_id": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 200
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "Printed as Tax / VAT No. under the seller."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "client_name": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 200
+                     *                 },
+                     *                 {
+                     *                   "type": "integer"
+                     *                 }
+                     *               ],
+                     *               "description": "Printed under Prepared for."
+                     *             },
+                     *             "client_details": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 2000,
+                     *                   "description": "Address and contact lines of the client."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "quote_number": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 200
+                     *                 },
+                     *                 {
+                     *                   "type": "integer"
+                     *                 }
+                     *               ],
+                     *               "description": "Supplied by the caller, never allocated or checked."
+                     *             },
+                     *             "date": {
+                     *               "type": "string",
+                     *               "format": "date",
+                     *               "description": "Issue date."
+                     *             },
+                     *             "valid_until": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "format": "date",
+                     *                   "description": "Last day the quote is valid."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "related_document": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 200
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "Printed as Ref."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "scope": {
+                     *               "type": "string",
+                     *               "maxLength": 2000,
+                     *               "description": "Scope of work."
+                     *             },
+                     *             "currency": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "AED",
+                     *                 "AFN",
+                     *                 "ALL",
+                     *                 "AMD",
+                     *                 "AOA",
+                     *                 "ARS",
+                     *                 "AUD",
+                     *                 "AWG",
+                     *                 "AZN",
+                     *                 "BAM",
+                     *                 "BBD",
+                     *                 "BDT",
+                     *                 "BHD",
+                     *                 "BIF",
+                     *                 "BMD",
+                     *                 "BND",
+                     *                 "BOB",
+                     *                 "BRL",
+                     *                 "BSD",
+                     *                 "BTN",
+                     *                 "BWP",
+                     *                 "BYN",
+                     *                 "BZD",
+                     *                 "CAD",
+                     *                 "CDF",
+                     *                 "CHF",
+                     *                 "CLP",
+                     *                 "CNY",
+                     *                 "COP",
+                     *                 "CRC",
+                     *                 "CUP",
+                     *                 "CVE",
+                     *                 "CZK",
+                     *                 "DJF",
+                     *                 "DKK",
+                     *                 "DOP",
+                     *                 "DZD",
+                     *                 "EGP",
+                     *                 "ERN",
+                     *                 "ETB",
+                     *                 "EUR",
+                     *                 "FJD",
+                     *                 "FKP",
+                     *                 "GBP",
+                     *                 "GEL",
+                     *                 "GHS",
+                     *                 "GIP",
+                     *                 "GMD",
+                     *                 "GNF",
+                     *                 "GTQ",
+                     *                 "GYD",
+                     *                 "HKD",
+                     *                 "HNL",
+                     *                 "HTG",
+                     *                 "HUF",
+                     *                 "IDR",
+                     *                 "ILS",
+                     *                 "INR",
+                     *                 "IQD",
+                     *                 "IRR",
+                     *                 "ISK",
+                     *                 "JMD",
+                     *                 "JOD",
+                     *                 "JPY",
+                     *                 "KES",
+                     *                 "KGS",
+                     *                 "KHR",
+                     *                 "KMF",
+                     *                 "KPW",
+                     *                 "KRW",
+                     *                 "KWD",
+                     *                 "KYD",
+                     *                 "KZT",
+                     *                 "LAK",
+                     *                 "LBP",
+                     *                 "LKR",
+                     *                 "LRD",
+                     *                 "LSL",
+                     *                 "LYD",
+                     *                 "MAD",
+                     *                 "MDL",
+                     *                 "MGA",
+                     *                 "MKD",
+                     *                 "MMK",
+                     *                 "MNT",
+                     *                 "MOP",
+                     *                 "MRU",
+                     *                 "MUR",
+                     *                 "MVR",
+                     *                 "MWK",
+                     *                 "MXN",
+                     *                 "MYR",
+                     *                 "MZN",
+                     *                 "NAD",
+                     *                 "NGN",
+                     *                 "NIO",
+                     *                 "NOK",
+                     *                 "NPR",
+                     *                 "NZD",
+                     *                 "OMR",
+                     *                 "PAB",
+                     *                 "PEN",
+                     *                 "PGK",
+                     *                 "PHP",
+                     *                 "PKR",
+                     *                 "PLN",
+                     *                 "PYG",
+                     *                 "QAR",
+                     *                 "RON",
+                     *                 "RSD",
+                     *                 "RUB",
+                     *                 "RWF",
+                     *                 "SAR",
+                     *                 "SBD",
+                     *                 "SCR",
+                     *                 "SDG",
+                     *                 "SEK",
+                     *                 "SGD",
+                     *                 "SHP",
+                     *                 "SLE",
+                     *                 "SOS",
+                     *                 "SRD",
+                     *                 "SSP",
+                     *                 "STN",
+                     *                 "SVC",
+                     *                 "SYP",
+                     *                 "SZL",
+                     *                 "THB",
+                     *                 "TJS",
+                     *                 "TMT",
+                     *                 "TND",
+                     *                 "TOP",
+                     *                 "TRY",
+                     *                 "TTD",
+                     *                 "TWD",
+                     *                 "TZS",
+                     *                 "UAH",
+                     *                 "UGX",
+                     *                 "USD",
+                     *                 "UYU",
+                     *                 "UZS",
+                     *                 "VED",
+                     *                 "VES",
+                     *                 "VND",
+                     *                 "VUV",
+                     *                 "WST",
+                     *                 "XAF",
+                     *                 "XCD",
+                     *                 "XCG",
+                     *                 "XOF",
+                     *                 "XPF",
+                     *                 "YER",
+                     *                 "ZAR",
+                     *                 "ZMW",
+                     *                 "ZWG"
+                     *               ],
+                     *               "description": "ISO 4217 code, three capital letters; decides decimals and printing."
+                     *             },
+                     *             "items": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "array",
+                     *                       "items": {
+                     *                         "type": "object",
+                     *                         "properties": {
+                     *                           "description": {
+                     *                             "anyOf": [
+                     *                               {
+                     *                                 "type": "string",
+                     *                                 "maxLength": 200
+                     *                               },
+                     *                               {
+                     *                                 "type": "integer"
+                     *                               }
+                     *                             ]
+                     *                           },
+                     *                           "quantity": {
+                     *                             "anyOf": [
+                     *                               {
+                     *                                 "type": "string"
+                     *                               },
+                     *                               {
+                     *                                 "type": "number"
+                     *                               }
+                     *                             ]
+                     *                           },
+                     *                           "unit_price": {
+                     *                             "anyOf": [
+                     *                               {
+                     *                                 "type": "string"
+                     *                               },
+                     *                               {
+                     *                                 "type": "number"
+                     *                               }
+                     *                             ]
+                     *                           }
+                     *                         },
+                     *                         "required": [
+                     *                           "description",
+                     *                           "quantity",
+                     *                           "unit_price"
+                     *                         ],
+                     *                         "additionalProperties": false
+                     *                       },
+                     *                       "minItems": 1,
+                     *                       "maxItems": 50
+                     *                     },
+                     *                     {
+                     *                       "type": "string",
+                     *                       "description": "One line item per non-blank line: description | quantity | unit price.",
+                     *                       "maxLength": 12000
+                     *                     }
+                     *                   ],
+                     *                   "description": "1 to 50 line items; send either items or amount."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "amount": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string"
+                     *                     },
+                     *                     {
+                     *                       "type": "number"
+                     *                     }
+                     *                   ],
+                     *                   "description": "Fixed total instead of items; printed normalised."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "terms": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 2000,
+                     *                   "description": "Terms of the quote."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "notes": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 2000,
+                     *                   "description": "Free text printed at the end."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "show_acceptance": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "boolean",
+                     *                   "description": "Adds an Accepted by block to sign; omitted means false."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "document_title",
+                     *             "seller_name",
+                     *             "client_name",
+                     *             "quote_number",
+                     *             "date",
+                     *             "scope",
+                     *             "currency"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "maxProperties": 64,
+                     *           "$schema": "https://json-schema.org/draft/2020-12/schema"
+                     *         },
+                     *         "rules": [
+                     *           {
+                     *             "code": "items_or_amount",
+                     *             "description": "Exactly one of items and amount."
+                     *           },
+                     *           {
+                     *             "code": "no_items",
+                     *             "description": "An items list has at least one item."
+                     *           },
+                     *           {
+                     *             "code": "too_many_items",
+                     *             "description": "At most 50 line items."
+                     *           },
+                     *           {
+                     *             "code": "line_amount_rounding",
+                     *             "description": "Each line amount is quantity × unit price, rounded half away from zero to the currency's minor unit; the total is the sum of the rounded amounts and may be below zero with credit lines."
+                     *           }
+                     *         ],
+                     *         "example": {
+                     *           "template": "quote",
+                     *           "mode": "preview",
+                     *           "fields": {
+                     *             "document_title": "Quote",
+                     *             "seller_name": "Example Studio Ltd",
+                     *             "client_name": "Client Company Inc.",
+                     *             "quote_number": "Q-2026-014",
+                     *             "date": "2026-10-01",
+                     *             "valid_until": "2026-10-31",
+                     *             "scope": "Redesign of the marketing website: five page templates and a style guide.",
+                     *             "currency": "USD",
+                     *             "items": [
+                     *               {
+                     *                 "description": "Discovery workshop",
+                     *                 "quantity": "1",
+                     *                 "unit_price": "1200.00"
+                     *               },
+                     *               {
+                     *                 "description": "Page templates",
+                     *                 "quantity": "5",
+                     *                 "unit_price": "800.00"
+                     *               }
+                     *             ],
+                     *             "terms": "50% on acceptance, 50% on delivery.",
+                     *             "show_acceptance": true
+                     *           }
+                     *         },
+                     *         "notes": {
+                     *           "is": [
+                     *             "A quote or estimate headed Quote or Estimate, with a scope of work and a total."
+                     *           ],
+                     *           "is_not": [
+                     *             "No tax arithmetic.",
+                     *             "The acceptance block is only a place to sign; it is not an electronic signature."
+                     *           ]
+                     *         },
+                     *         "deprecated_fields": []
+                     *       },
+                     *       {
+                     *         "object": "template",
+                     *         "slug": "receipt",
+                     *         "name": "Payment Receipt",
+                     *         "description": "Seller-issued receipt after a client has paid, with a PAID stamp under the amount received.",
+                     *         "category": "billing",
+                     *         "version": "1.1.0",
+                     *         "output": "pdf",
+                     *         "papers": [
+                     *           "a4",
+                     *           "letter"
+                     *         ],
+                     *         "locales": [
+                     *           "en"
+                     *         ],
+                     *         "required_fields": [
+                     *           "seller_name",
+                     *           "client_name",
+                     *           "receipt_number",
+                     *           "payment_date",
+                     *           "description",
+                     *           "currency",
+                     *           "amount",
+                     *           "payment_method"
+                     *         ],
+                     *         "optional_fields": [
+                     *           "seller_details",
+                     *           "tax_id",
+                     *           "client_details",
+                     *           "related_document",
+                     *           "invoice_reference",
+                     *           "payment_reference",
+                     *           "notes"
+                     *         ],
+                     *         "fields_schema": {
+                     *           "type": "object",
+                     *           "properties": {
+                     *             "seller_name": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 200
+                     *                 },
+                     *                 {
+                     *                   "type": "integer"
+                     *                 }
+                     *               ],
+                     *               "description": "Name of the business issuing the document."
+                     *             },
+                     *             "seller_details": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 2000,
+                     *                   "description": "Address and contact lines of the seller."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "tax_id": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 200
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "Printed as Tax / VAT No. under the seller."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "client_name": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 200
+                     *                 },
+                     *                 {
+                     *                   "type": "integer"
+                     *                 }
+                     *               ],
+                     *               "description": "Printed under Received from."
+                     *             },
+                     *             "client_details": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 2000,
+                     *                   "description": "Address and contact lines of the client."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "receipt_number": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 200
+                     *                 },
+                     *                 {
+                     *                   "type": "integer"
+                     *                 }
+                     *               ],
+                     *               "description": "Supplied by the caller, never allocated or checked."
+                     *             },
+                     *             "payment_date": {
+                     *               "type": "string",
+                     *               "format": "date",
+                     *               "description": "Date the payment was received."
+                     *             },
+                     *             "related_document": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 200
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "Invoice this settles, printed as Invoice no."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "invoice_reference": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 200
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "Deprecated alias of related_document.",
+                     *                   "deprecated": true
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "description": {
+                     *               "type": "string",
+                     *               "maxLength": 2000,
+                     *               "description": "What the payment was for."
+                     *             },
+                     *             "currency": {
+                     *               "type": "string",
+                     *               "enum": [
+                     *                 "AED",
+                     *                 "AFN",
+                     *                 "ALL",
+                     *                 "AMD",
+                     *                 "AOA",
+                     *                 "ARS",
+                     *                 "AUD",
+                     *                 "AWG",
+                     *                 "AZN",
+                     *                 "BAM",
+                     *                 "BBD",
+                     *                 "BDT",
+                     *                 "BHD",
+                     *                 "BIF",
+                     *                 "BMD",
+                     *                 "BND",
+                     *                 "BOB",
+                     *                 "BRL",
+                     *                 "BSD",
+                     *                 "BTN",
+                     *                 "BWP",
+                     *                 "BYN",
+                     *                 "BZD",
+                     *                 "CAD",
+                     *                 "CDF",
+                     *                 "CHF",
+                     *                 "CLP",
+                     *                 "CNY",
+                     *                 "COP",
+                     *                 "CRC",
+                     *                 "CUP",
+                     *                 "CVE",
+                     *                 "CZK",
+                     *                 "DJF",
+                     *                 "DKK",
+                     *                 "DOP",
+                     *                 "DZD",
+                     *                 "EGP",
+                     *                 "ERN",
+                     *                 "ETB",
+                     *                 "EUR",
+                     *                 "FJD",
+                     *                 "FKP",
+                     *                 "GBP",
+                     *                 "GEL",
+                     *                 "GHS",
+                     *                 "GIP",
+                     *                 "GMD",
+                     *                 "GNF",
+                     *                 "GTQ",
+                     *                 "GYD",
+                     *                 "HKD",
+                     *                 "HNL",
+                     *                 "HTG",
+                     *                 "HUF",
+                     *                 "IDR",
+                     *                 "ILS",
+                     *                 "INR",
+                     *                 "IQD",
+                     *                 "IRR",
+                     *                 "ISK",
+                     *                 "JMD",
+                     *                 "JOD",
+                     *                 "JPY",
+                     *                 "KES",
+                     *                 "KGS",
+                     *                 "KHR",
+                     *                 "KMF",
+                     *                 "KPW",
+                     *                 "KRW",
+                     *                 "KWD",
+                     *                 "KYD",
+                     *                 "KZT",
+                     *                 "LAK",
+                     *                 "LBP",
+                     *                 "LKR",
+                     *                 "LRD",
+                     *                 "LSL",
+                     *                 "LYD",
+                     *                 "MAD",
+                     *                 "MDL",
+                     *                 "MGA",
+                     *                 "MKD",
+                     *                 "MMK",
+                     *                 "MNT",
+                     *                 "MOP",
+                     *                 "MRU",
+                     *                 "MUR",
+                     *                 "MVR",
+                     *                 "MWK",
+                     *                 "MXN",
+                     *                 "MYR",
+                     *                 "MZN",
+                     *                 "NAD",
+                     *                 "NGN",
+                     *                 "NIO",
+                     *                 "NOK",
+                     *                 "NPR",
+                     *                 "NZD",
+                     *                 "OMR",
+                     *                 "PAB",
+                     *                 "PEN",
+                     *                 "PGK",
+                     *                 "PHP",
+                     *                 "PKR",
+                     *                 "PLN",
+                     *                 "PYG",
+                     *                 "QAR",
+                     *                 "RON",
+                     *                 "RSD",
+                     *                 "RUB",
+                     *                 "RWF",
+                     *                 "SAR",
+                     *                 "SBD",
+                     *                 "SCR",
+                     *                 "SDG",
+                     *                 "SEK",
+                     *                 "SGD",
+                     *                 "SHP",
+                     *                 "SLE",
+                     *                 "SOS",
+                     *                 "SRD",
+                     *                 "SSP",
+                     *                 "STN",
+                     *                 "SVC",
+                     *                 "SYP",
+                     *                 "SZL",
+                     *                 "THB",
+                     *                 "TJS",
+                     *                 "TMT",
+                     *                 "TND",
+                     *                 "TOP",
+                     *                 "TRY",
+                     *                 "TTD",
+                     *                 "TWD",
+                     *                 "TZS",
+                     *                 "UAH",
+                     *                 "UGX",
+                     *                 "USD",
+                     *                 "UYU",
+                     *                 "UZS",
+                     *                 "VED",
+                     *                 "VES",
+                     *                 "VND",
+                     *                 "VUV",
+                     *                 "WST",
+                     *                 "XAF",
+                     *                 "XCD",
+                     *                 "XCG",
+                     *                 "XOF",
+                     *                 "XPF",
+                     *                 "YER",
+                     *                 "ZAR",
+                     *                 "ZMW",
+                     *                 "ZWG"
+                     *               ],
+                     *               "description": "ISO 4217 code, three capital letters; decides decimals and printing."
+                     *             },
+                     *             "amount": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string"
+                     *                 },
+                     *                 {
+                     *                   "type": "number"
+                     *                 }
+                     *               ],
+                     *               "description": "Greater than 0; printed normalised under Amount received."
+                     *             },
+                     *             "payment_method": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 200
+                     *                 },
+                     *                 {
+                     *                   "type": "integer"
+                     *                 }
+                     *               ],
+                     *               "description": "How the client paid, such as Bank transfer."
+                     *             },
+                     *             "payment_reference": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 200
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "Reference of the payment, such as a transaction id."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "notes": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "maxLength": 2000,
+                     *                   "description": "Free text printed at the end."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             }
+                     *           },
+                     *           "required": [
+                     *             "seller_name",
+                     *             "client_name",
+                     *             "receipt_number",
+                     *             "payment_date",
+                     *             "description",
+                     *             "currency",
+                     *             "amount",
+                     *             "payment_method"
+                     *           ],
+                     *           "additionalProperties": false,
+                     *           "maxProperties": 64,
+                     *           "$schema": "https://json-schema.org/draft/2020-12/schema"
+                     *         },
+                     *         "rules": [
+                     *           {
+                     *             "code": "must_be_positive",
+                     *             "description": "amount is greater than 0."
+                     *           },
+                     *           {
+                     *             "code": "conflicting_fields",
+                     *             "description": "Send related_document or its deprecated alias invoice_reference, not both."
+                     *           }
+                     *         ],
+                     *         "example": {
+                     *           "template": "receipt",
+                     *           "mode": "preview",
+                     *           "fields": {
+                     *             "seller_name": "Example Studio Ltd",
+                     *             "client_name": "Client Company Inc.",
+                     *             "receipt_number": "R-0042",
+                     *             "payment_date": "2026-10-15",
+                     *             "related_document": "INV-001",
+                     *             "description": "Payment for invoice INV-001.",
+                     *             "currency": "EUR",
+                     *             "amount": "1045.00",
+                     *             "payment_method": "Bank transfer",
+                     *             "payment_reference": "TX-88231"
+                     *           }
+                     *         },
+                     *         "notes": {
+                     *           "is": [
+                     *             "A receipt a seller issues after a client has paid."
+                     *           ],
+                     *           "is_not": [
+                     *             "Not a point-of-sale receipt.",
+                     *             "The service takes no payments and asserts no tax or legal validity."
+                     *           ]
+                     *         },
+                     *         "deprecated_fields": [
+                     *           {
+                     *             "name": "invoice_reference",
+                     *             "use_instead": "related_document"
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["TemplateList"];
                 };
             };
             /** @description `invalid_request`: Malformed request: bad JSON, unknown or missing top-level name, bad header, query or option value. */
@@ -422,6 +2165,9 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -433,6 +2179,9 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -444,6 +2193,9 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -456,6 +2208,9 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -468,7 +2223,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version; without it the newest is used. An unknown version is 400 unsupported_version. */
+                /** @description API version; without it the newest is used. An unknown version is 400 `unsupported_version`. */
                 "Svc-Version"?: components["parameters"]["SvcVersion"];
             };
             path: {
@@ -484,9 +2239,623 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "template",
+                     *       "slug": "invoice",
+                     *       "name": "Invoice",
+                     *       "description": "Seller-issued invoice with 1 to 50 line items, an optional discount, one optional tax line, an optional amount paid and the balance due.",
+                     *       "category": "billing",
+                     *       "version": "2.1.0",
+                     *       "output": "pdf",
+                     *       "papers": [
+                     *         "a4",
+                     *         "letter"
+                     *       ],
+                     *       "locales": [
+                     *         "en"
+                     *       ],
+                     *       "required_fields": [
+                     *         "seller_name",
+                     *         "client_name",
+                     *         "invoice_number",
+                     *         "date",
+                     *         "currency",
+                     *         "items"
+                     *       ],
+                     *       "optional_fields": [
+                     *         "seller_details",
+                     *         "tax_id",
+                     *         "client_details",
+                     *         "due_date",
+                     *         "po_number",
+                     *         "related_document",
+                     *         "discount",
+                     *         "tax_rate",
+                     *         "tax_label",
+                     *         "amount_paid",
+                     *         "payment_terms",
+                     *         "payment_instructions",
+                     *         "payment_link",
+                     *         "notes"
+                     *       ],
+                     *       "fields_schema": {
+                     *         "type": "object",
+                     *         "properties": {
+                     *           "seller_name": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "type": "string",
+                     *                 "maxLength": 200
+                     *               },
+                     *               {
+                     *                 "type": "integer"
+                     *               }
+                     *             ],
+                     *             "description": "Name of the business issuing the document."
+                     *           },
+                     *           "seller_details": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "type": "string",
+                     *                 "maxLength": 2000,
+                     *                 "description": "Address and contact lines of the seller."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "tax_id": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string",
+                     *                     "maxLength": 200
+                     *                   },
+                     *                   {
+                     *                     "type": "integer"
+                     *                   }
+                     *                 ],
+                     *                 "description": "Printed as Tax / VAT No. under the seller."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "client_name": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "type": "string",
+                     *                 "maxLength": 200
+                     *               },
+                     *               {
+                     *                 "type": "integer"
+                     *               }
+                     *             ],
+                     *             "description": "Printed under Bill to."
+                     *           },
+                     *           "client_details": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "type": "string",
+                     *                 "maxLength": 2000,
+                     *                 "description": "Address and contact lines of the client."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "invoice_number": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "type": "string",
+                     *                 "maxLength": 200
+                     *               },
+                     *               {
+                     *                 "type": "integer"
+                     *               }
+                     *             ],
+                     *             "description": "Supplied by the caller, never allocated or checked."
+                     *           },
+                     *           "date": {
+                     *             "type": "string",
+                     *             "format": "date",
+                     *             "description": "Issue date."
+                     *           },
+                     *           "due_date": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "type": "string",
+                     *                 "format": "date",
+                     *                 "description": "Due date."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "po_number": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string",
+                     *                     "maxLength": 200
+                     *                   },
+                     *                   {
+                     *                     "type": "integer"
+                     *                   }
+                     *                 ],
+                     *                 "description": "Buyer's purchase order number, printed as PO no."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "related_document": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string",
+                     *                     "maxLength": 200
+                     *                   },
+                     *                   {
+                     *                     "type": "integer"
+                     *                   }
+                     *                 ],
+                     *                 "description": "Number of the document this follows, printed as Ref."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "currency": {
+                     *             "type": "string",
+                     *             "enum": [
+                     *               "AED",
+                     *               "AFN",
+                     *               "ALL",
+                     *               "AMD",
+                     *               "AOA",
+                     *               "ARS",
+                     *               "AUD",
+                     *               "AWG",
+                     *               "AZN",
+                     *               "BAM",
+                     *               "BBD",
+                     *               "BDT",
+                     *               "BHD",
+                     *               "BIF",
+                     *               "BMD",
+                     *               "BND",
+                     *               "BOB",
+                     *               "BRL",
+                     *               "BSD",
+                     *               "BTN",
+                     *               "BWP",
+                     *               "BYN",
+                     *               "BZD",
+                     *               "CAD",
+                     *               "CDF",
+                     *               "CHF",
+                     *               "CLP",
+                     *               "CNY",
+                     *               "COP",
+                     *               "CRC",
+                     *               "CUP",
+                     *               "CVE",
+                     *               "CZK",
+                     *               "DJF",
+                     *               "DKK",
+                     *               "DOP",
+                     *               "DZD",
+                     *               "EGP",
+                     *               "ERN",
+                     *               "ETB",
+                     *               "EUR",
+                     *               "FJD",
+                     *               "FKP",
+                     *               "GBP",
+                     *               "GEL",
+                     *               "GHS",
+                     *               "GIP",
+                     *               "GMD",
+                     *               "GNF",
+                     *               "GTQ",
+                     *               "GYD",
+                     *               "HKD",
+                     *               "HNL",
+                     *               "HTG",
+                     *               "HUF",
+                     *               "IDR",
+                     *               "ILS",
+                     *               "INR",
+                     *               "IQD",
+                     *               "IRR",
+                     *               "ISK",
+                     *               "JMD",
+                     *               "JOD",
+                     *               "JPY",
+                     *               "KES",
+                     *               "KGS",
+                     *               "KHR",
+                     *               "KMF",
+                     *               "KPW",
+                     *               "KRW",
+                     *               "KWD",
+                     *               "KYD",
+                     *               "KZT",
+                     *               "LAK",
+                     *               "LBP",
+                     *               "LKR",
+                     *               "LRD",
+                     *               "LSL",
+                     *               "LYD",
+                     *               "MAD",
+                     *               "MDL",
+                     *               "MGA",
+                     *               "MKD",
+                     *               "MMK",
+                     *               "MNT",
+                     *               "MOP",
+                     *               "MRU",
+                     *               "MUR",
+                     *               "MVR",
+                     *               "MWK",
+                     *               "MXN",
+                     *               "MYR",
+                     *               "MZN",
+                     *               "NAD",
+                     *               "NGN",
+                     *               "NIO",
+                     *               "NOK",
+                     *               "NPR",
+                     *               "NZD",
+                     *               "OMR",
+                     *               "PAB",
+                     *               "PEN",
+                     *               "PGK",
+                     *               "PHP",
+                     *               "PKR",
+                     *               "PLN",
+                     *               "PYG",
+                     *               "QAR",
+                     *               "RON",
+                     *               "RSD",
+                     *               "RUB",
+                     *               "RWF",
+                     *               "SAR",
+                     *               "SBD",
+                     *               "SCR",
+                     *               "SDG",
+                     *               "SEK",
+                     *               "SGD",
+                     *               "SHP",
+                     *               "SLE",
+                     *               "SOS",
+                     *               "SRD",
+                     *               "SSP",
+                     *               "STN",
+                     *               "SVC",
+                     *               "SYP",
+                     *               "SZL",
+                     *               "THB",
+                     *               "TJS",
+                     *               "TMT",
+                     *               "TND",
+                     *               "TOP",
+                     *               "TRY",
+                     *               "TTD",
+                     *               "TWD",
+                     *               "TZS",
+                     *               "UAH",
+                     *               "UGX",
+                     *               "USD",
+                     *               "UYU",
+                     *               "UZS",
+                     *               "VED",
+                     *               "VES",
+                     *               "VND",
+                     *               "VUV",
+                     *               "WST",
+                     *               "XAF",
+                     *               "XCD",
+                     *               "XCG",
+                     *               "XOF",
+                     *               "XPF",
+                     *               "YER",
+                     *               "ZAR",
+                     *               "ZMW",
+                     *               "ZWG"
+                     *             ],
+                     *             "description": "ISO 4217 code, three capital letters; decides decimals and printing."
+                     *           },
+                     *           "items": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "type": "array",
+                     *                 "items": {
+                     *                   "type": "object",
+                     *                   "properties": {
+                     *                     "description": {
+                     *                       "anyOf": [
+                     *                         {
+                     *                           "type": "string",
+                     *                           "maxLength": 200
+                     *                         },
+                     *                         {
+                     *                           "type": "integer"
+                     *                         }
+                     *                       ]
+                     *                     },
+                     *                     "quantity": {
+                     *                       "anyOf": [
+                     *                         {
+                     *                           "type": "string"
+                     *                         },
+                     *                         {
+                     *                           "type": "number"
+                     *                         }
+                     *                       ]
+                     *                     },
+                     *                     "unit_price": {
+                     *                       "anyOf": [
+                     *                         {
+                     *                           "type": "string"
+                     *                         },
+                     *                         {
+                     *                           "type": "number"
+                     *                         }
+                     *                       ]
+                     *                     }
+                     *                   },
+                     *                   "required": [
+                     *                     "description",
+                     *                     "quantity",
+                     *                     "unit_price"
+                     *                   ],
+                     *                   "additionalProperties": false
+                     *                 },
+                     *                 "minItems": 1,
+                     *                 "maxItems": 50
+                     *               },
+                     *               {
+                     *                 "type": "string",
+                     *                 "description": "One line item per non-blank line: description | quantity | unit price.",
+                     *                 "maxLength": 12000
+                     *               }
+                     *             ],
+                     *             "description": "1 to 50 line items."
+                     *           },
+                     *           "discount": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "type": "string",
+                     *                 "description": "A money amount, or a percentage of the subtotal ending in %."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "tax_rate": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "type": "string",
+                     *                 "pattern": "^\\d{1,3}(\\.\\d{1,4})?%?$",
+                     *                 "description": "Applied to the subtotal after discount, printed on its own line."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "tax_label": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "type": "string",
+                     *                 "enum": [
+                     *                   "VAT",
+                     *                   "GST",
+                     *                   "Sales tax",
+                     *                   "Tax"
+                     *                 ],
+                     *                 "description": "Name of the tax line; requires tax_rate; without it the line is called Tax."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "amount_paid": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string"
+                     *                   },
+                     *                   {
+                     *                     "type": "number"
+                     *                   }
+                     *                 ],
+                     *                 "description": "Amount already paid; not above the total."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "payment_terms": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string",
+                     *                     "maxLength": 200
+                     *                   },
+                     *                   {
+                     *                     "type": "integer"
+                     *                   }
+                     *                 ],
+                     *                 "description": "Payment terms, such as Net 30."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "payment_instructions": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "type": "string",
+                     *                 "maxLength": 2000,
+                     *                 "description": "How to pay, such as bank details."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "payment_link": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "type": "string",
+                     *                 "description": "Caller's own payment link, printed in full under Pay online as a clickable link."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "notes": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "type": "string",
+                     *                 "maxLength": 2000,
+                     *                 "description": "Free text printed at the end."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           }
+                     *         },
+                     *         "required": [
+                     *           "seller_name",
+                     *           "client_name",
+                     *           "invoice_number",
+                     *           "date",
+                     *           "currency",
+                     *           "items"
+                     *         ],
+                     *         "additionalProperties": false,
+                     *         "maxProperties": 64,
+                     *         "$schema": "https://json-schema.org/draft/2020-12/schema"
+                     *       },
+                     *       "rules": [
+                     *         {
+                     *           "code": "no_items",
+                     *           "description": "At least one line item."
+                     *         },
+                     *         {
+                     *           "code": "too_many_items",
+                     *           "description": "At most 50 line items."
+                     *         },
+                     *         {
+                     *           "code": "negative_total",
+                     *           "description": "The subtotal (sum of rounded lines) is at least 0."
+                     *         },
+                     *         {
+                     *           "code": "total_too_large",
+                     *           "description": "The subtotal is below 10^15."
+                     *         },
+                     *         {
+                     *           "code": "discount_too_large",
+                     *           "description": "The discount is not above the subtotal."
+                     *         },
+                     *         {
+                     *           "code": "amount_paid_too_large",
+                     *           "description": "amount_paid is not above the total."
+                     *         },
+                     *         {
+                     *           "code": "requires_field",
+                     *           "description": "tax_label needs tax_rate."
+                     *         },
+                     *         {
+                     *           "code": "line_amount_rounding",
+                     *           "description": "Each line amount is quantity × unit price, rounded half away from zero to the currency's minor unit; the subtotal is the sum of the rounded amounts."
+                     *         },
+                     *         {
+                     *           "code": "discount_rounding",
+                     *           "description": "A percentage discount is the subtotal × rate / 100, rounded half away from zero to the currency's minor unit."
+                     *         },
+                     *         {
+                     *           "code": "tax_rounding",
+                     *           "description": "The tax line is (subtotal − discount) × tax_rate / 100, rounded half away from zero to the currency's minor unit; total = subtotal − discount + tax."
+                     *         },
+                     *         {
+                     *           "code": "balance_due",
+                     *           "description": "balance_due = total − amount_paid (the total when nothing was paid)."
+                     *         }
+                     *       ],
+                     *       "example": {
+                     *         "template": "invoice",
+                     *         "mode": "preview",
+                     *         "fields": {
+                     *           "seller_name": "Example Studio Ltd",
+                     *           "seller_details": "1 High Street\nLondon N1 1AA\nUnited Kingdom",
+                     *           "tax_id": "GB123456789",
+                     *           "client_name": "Client Company Inc.",
+                     *           "client_details": "500 Market Street\nSan Francisco, CA 94105",
+                     *           "invoice_number": "INV-001",
+                     *           "date": "2026-10-01",
+                     *           "due_date": "2026-10-31",
+                     *           "currency": "GBP",
+                     *           "items": [
+                     *             {
+                     *               "description": "Design work (hours)",
+                     *               "quantity": "12",
+                     *               "unit_price": "85.00"
+                     *             },
+                     *             {
+                     *               "description": "Hosting, October",
+                     *               "quantity": "1",
+                     *               "unit_price": "25.00"
+                     *             }
+                     *           ],
+                     *           "tax_rate": "20%",
+                     *           "tax_label": "VAT",
+                     *           "payment_terms": "Net 30",
+                     *           "payment_link": "https://pay.example.com/INV-001"
+                     *         }
+                     *       },
+                     *       "notes": {
+                     *         "is": [
+                     *           "A seller-issued invoice headed INVOICE.",
+                     *           "Totals are computed by the service from the line items and returned with the document."
+                     *         ],
+                     *         "is_not": [
+                     *           "Not a tax invoice: the heading is never TAX INVOICE and the service asserts no tax or legal validity.",
+                     *           "Not e-invoice data and not PDF/A.",
+                     *           "The service does not allocate or check invoice numbers and takes no payments."
+                     *         ]
+                     *       },
+                     *       "deprecated_fields": []
+                     *     }
+                     */
                     "application/json": components["schemas"]["Template"];
                 };
             };
@@ -495,6 +2864,9 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -510,6 +2882,9 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -521,6 +2896,9 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -533,6 +2911,9 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -555,10 +2936,15 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description `not_found`: No such path under /api/v1 (also every path while the API is switched off). */
@@ -566,6 +2952,9 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -577,6 +2966,9 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -589,6 +2981,9 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Access-Control-Allow-Origin": components["headers"]["AccessControlAllowOrigin"];
+                    Vary: components["headers"]["Vary"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -608,7 +3003,7 @@ export interface operations {
                 starting_after?: string;
             };
             header?: {
-                /** @description API version; without it the newest is used. An unknown version is 400 unsupported_version. */
+                /** @description API version; without it the newest is used. An unknown version is 400 `unsupported_version`. */
                 "Svc-Version"?: components["parameters"]["SvcVersion"];
             };
             path?: never;
@@ -621,9 +3016,37 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "doc_8m3q7w2k9d4x6t1v5r0c",
+                     *           "object": "document",
+                     *           "template": "invoice",
+                     *           "template_version": "2.1.0",
+                     *           "mode": "preview",
+                     *           "paper": "a4",
+                     *           "locale": "en",
+                     *           "reference": null,
+                     *           "source": "api",
+                     *           "credits_consumed": 0,
+                     *           "sha256": "3f9a1c4e7b2d8f6a0c5e9b1d4f7a2c8e6b0d3f9a1c4e7b2d8f6a0c5e9b1d4f7a",
+                     *           "bytes": 18342,
+                     *           "content_type": "application/pdf",
+                     *           "created_at": "2026-10-01T09:30:00Z",
+                     *           "file_url": null
+                     *         }
+                     *       ],
+                     *       "has_more": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentList"];
                 };
             };
@@ -632,6 +3055,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -643,6 +3070,7 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -654,6 +3082,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -665,6 +3097,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -676,6 +3112,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -688,6 +3128,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -699,6 +3143,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -712,236 +3160,34 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version; without it the newest is used. An unknown version is 400 unsupported_version. */
+                /** @description API version; without it the newest is used. An unknown version is 400 `unsupported_version`. */
                 "Svc-Version"?: components["parameters"]["SvcVersion"];
-                /** @description 1 to 255 visible ASCII characters; a double-quoted value is read without the quotes, so the header value is at most 257 characters with them. Remembered 24 hours per account. */
+                /** @description The key: 1 to 255 visible ASCII characters, remembered 24 hours per account. It may also be sent inside double quotes, which are not part of the key: such a header value is up to 257 characters, quotes included. */
                 "Idempotency-Key"?: string;
+                /** @description Chooses the form of the 201. The JSON form (`DocumentJson`, the PDF in base64) only when it lists `application/json` and none of `application/pdf`, `application/*`, `*\/*` (a range with `q=0` is not listed); otherwise, and without the header, the PDF bytes. Errors are JSON either way. */
+                Accept?: string;
             };
             path?: never;
             cookie?: never;
         };
-        /** @description JSON, at most 131072 bytes. */
+        /** @description JSON, at most 131072 bytes; `template` chooses the variant. */
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Slug of the template to fill, from GET /api/v1/templates.
-                     * @constant
-                     */
-                    template: "invoice";
-                    /**
-                     * @description `final` makes the document and uses a credit; `preview` is free and marked as a preview.
-                     * @enum {string}
-                     */
-                    mode: "final" | "preview";
-                    /** @description The template's fields, as its `fields_schema` describes them. */
-                    fields: {
-                        /** @description Name of the business issuing the document. */
-                        seller_name: string | number;
-                        seller_details?: string | null;
-                        tax_id?: (string | number) | null;
-                        /** @description Printed under Bill to. */
-                        client_name: string | number;
-                        client_details?: string | null;
-                        /** @description Supplied by the caller, never allocated or checked. */
-                        invoice_number: string | number;
-                        /**
-                         * Format: date
-                         * @description Issue date.
-                         */
-                        date: string;
-                        due_date?: string | null;
-                        po_number?: (string | number) | null;
-                        related_document?: (string | number) | null;
-                        /**
-                         * @description ISO 4217 code, three capital letters; decides decimals and printing.
-                         * @enum {string}
-                         */
-                        currency: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
-                        /** @description 1 to 50 line items. */
-                        items: {
-                            description: string | number;
-                            quantity: string | number;
-                            unit_price: string | number;
-                        }[] | string;
-                        discount?: string | null;
-                        tax_rate?: string | null;
-                        tax_label?: ("VAT" | "GST" | "Sales tax" | "Tax") | null;
-                        amount_paid?: (string | number) | null;
-                        payment_terms?: (string | number) | null;
-                        payment_instructions?: string | null;
-                        payment_link?: string | null;
-                        notes?: string | null;
-                    };
-                    /** @description Major version as digits, a string such as "2" or a JSON integer; pins the template. */
-                    template_version?: string | number;
-                    /** @description Caller's label, never printed; printable ASCII, no leading or trailing space. */
-                    reference?: string;
-                    /**
-                     * @description Paper size.
-                     * @default a4
-                     * @enum {string}
-                     */
-                    paper?: "a4" | "letter";
-                    /**
-                     * @description Language of the printed labels.
-                     * @default en
-                     * @enum {string}
-                     */
-                    locale?: "en";
-                    /** @description Output options; `format` is "pdf", the one format of this version. */
-                    output?: {
-                        /** @constant */
-                        format: "pdf";
-                    };
-                } | {
-                    /**
-                     * @description Slug of the template to fill, from GET /api/v1/templates.
-                     * @constant
-                     */
-                    template: "quote";
-                    /**
-                     * @description `final` makes the document and uses a credit; `preview` is free and marked as a preview.
-                     * @enum {string}
-                     */
-                    mode: "final" | "preview";
-                    /** @description The template's fields, as its `fields_schema` describes them. */
-                    fields: {
-                        /**
-                         * @description Chooses the heading.
-                         * @enum {string}
-                         */
-                        document_title: "Quote" | "Estimate";
-                        /** @description Name of the business issuing the document. */
-                        seller_name: string | number;
-                        seller_details?: string | null;
-                        tax_id?: (string | number) | null;
-                        /** @description Printed under Prepared for. */
-                        client_name: string | number;
-                        client_details?: string | null;
-                        /** @description Supplied by the caller, never allocated or checked. */
-                        quote_number: string | number;
-                        /**
-                         * Format: date
-                         * @description Issue date.
-                         */
-                        date: string;
-                        valid_until?: string | null;
-                        related_document?: (string | number) | null;
-                        /** @description Scope of work. */
-                        scope: string;
-                        /**
-                         * @description ISO 4217 code, three capital letters; decides decimals and printing.
-                         * @enum {string}
-                         */
-                        currency: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
-                        items?: ({
-                            description: string | number;
-                            quantity: string | number;
-                            unit_price: string | number;
-                        }[] | string) | null;
-                        amount?: (string | number) | null;
-                        terms?: string | null;
-                        notes?: string | null;
-                        show_acceptance?: boolean | null;
-                    };
-                    /** @description Major version as digits, a string such as "2" or a JSON integer; pins the template. */
-                    template_version?: string | number;
-                    /** @description Caller's label, never printed; printable ASCII, no leading or trailing space. */
-                    reference?: string;
-                    /**
-                     * @description Paper size.
-                     * @default a4
-                     * @enum {string}
-                     */
-                    paper?: "a4" | "letter";
-                    /**
-                     * @description Language of the printed labels.
-                     * @default en
-                     * @enum {string}
-                     */
-                    locale?: "en";
-                    /** @description Output options; `format` is "pdf", the one format of this version. */
-                    output?: {
-                        /** @constant */
-                        format: "pdf";
-                    };
-                } | {
-                    /**
-                     * @description Slug of the template to fill, from GET /api/v1/templates.
-                     * @constant
-                     */
-                    template: "receipt";
-                    /**
-                     * @description `final` makes the document and uses a credit; `preview` is free and marked as a preview.
-                     * @enum {string}
-                     */
-                    mode: "final" | "preview";
-                    /** @description The template's fields, as its `fields_schema` describes them. */
-                    fields: {
-                        /** @description Name of the business issuing the document. */
-                        seller_name: string | number;
-                        seller_details?: string | null;
-                        tax_id?: (string | number) | null;
-                        /** @description Printed under Received from. */
-                        client_name: string | number;
-                        client_details?: string | null;
-                        /** @description Supplied by the caller, never allocated or checked. */
-                        receipt_number: string | number;
-                        /**
-                         * Format: date
-                         * @description Date the payment was received.
-                         */
-                        payment_date: string;
-                        related_document?: (string | number) | null;
-                        invoice_reference?: (string | number) | null;
-                        /** @description What the payment was for. */
-                        description: string;
-                        /**
-                         * @description ISO 4217 code, three capital letters; decides decimals and printing.
-                         * @enum {string}
-                         */
-                        currency: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
-                        /** @description Greater than 0; printed normalised under Amount received. */
-                        amount: string | number;
-                        /** @description How the client paid, such as Bank transfer. */
-                        payment_method: string | number;
-                        payment_reference?: (string | number) | null;
-                        notes?: string | null;
-                    };
-                    /** @description Major version as digits, a string such as "2" or a JSON integer; pins the template. */
-                    template_version?: string | number;
-                    /** @description Caller's label, never printed; printable ASCII, no leading or trailing space. */
-                    reference?: string;
-                    /**
-                     * @description Paper size.
-                     * @default a4
-                     * @enum {string}
-                     */
-                    paper?: "a4" | "letter";
-                    /**
-                     * @description Language of the printed labels.
-                     * @default en
-                     * @enum {string}
-                     */
-                    locale?: "en";
-                    /** @description Output options; `format` is "pdf", the one format of this version. */
-                    output?: {
-                        /** @constant */
-                        format: "pdf";
-                    };
-                };
+                "application/json": components["schemas"]["DocumentRequest"];
             };
         };
         responses: {
-            /** @description The document (new or replay). */
+            /** @description The document (new or replay): the PDF bytes by default, the JSON form when `Accept` asks for it alone. */
             201: {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     /** @description Path of the document's record. */
                     Location?: string;
-                    /** @description Binary form only: attachment; filename="…" plus filename*=UTF-8''… when needed. */
+                    /** @description Binary form only: `attachment; filename="…"`, plus `filename*=UTF-8''…` when the name is not pure ASCII. */
                     "Content-Disposition"?: string;
                     /** @description Stable document id; a replay returns the original. */
                     "Svc-Document-Id"?: string;
@@ -951,13 +3197,13 @@ export interface operations {
                     "Svc-Template"?: string;
                     /** @description Full semantic version used. */
                     "Svc-Template-Version"?: string;
-                    /** @description final or preview. */
+                    /** @description `final` or `preview`. */
                     "Svc-Mode"?: "final" | "preview";
-                    /** @description true or false. */
+                    /** @description `true` or `false`. */
                     "Svc-Credit-Used"?: "true" | "false";
                     /** @description Balance after this call. */
                     "Svc-Credits-Remaining"?: number;
-                    /** @description true or false. */
+                    /** @description `true` or `false`. */
                     "Svc-Idempotent-Replay"?: "true" | "false";
                     /** @description Echo of reference when one was sent. */
                     "Svc-Reference"?: string;
@@ -979,6 +3225,39 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                    /**
+                     * @example {
+                     *       "document": {
+                     *         "id": "doc_8m3q7w2k9d4x6t1v5r0c",
+                     *         "object": "document",
+                     *         "template": "invoice",
+                     *         "template_version": "2.1.0",
+                     *         "mode": "preview",
+                     *         "paper": "a4",
+                     *         "locale": "en",
+                     *         "reference": null,
+                     *         "source": "api",
+                     *         "credits_consumed": 0,
+                     *         "sha256": "3f9a1c4e7b2d8f6a0c5e9b1d4f7a2c8e6b0d3f9a1c4e7b2d8f6a0c5e9b1d4f7a",
+                     *         "bytes": 18342,
+                     *         "content_type": "application/pdf",
+                     *         "created_at": "2026-10-01T09:30:00Z",
+                     *         "file_url": null
+                     *       },
+                     *       "filename": "invoice-INV-001-preview.pdf",
+                     *       "file_base64": "JVBERi0xLjc=",
+                     *       "credit_used": false,
+                     *       "credits_remaining": 42,
+                     *       "idempotent_replay": false,
+                     *       "totals": {
+                     *         "currency": "GBP",
+                     *         "subtotal": "1045.00",
+                     *         "tax": "209.00",
+                     *         "total": "1254.00",
+                     *         "balance_due": "1254.00"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["DocumentJson"];
                 };
             };
@@ -991,6 +3270,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1002,6 +3285,7 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1013,6 +3297,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1024,6 +3312,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1039,6 +3331,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1056,6 +3352,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1072,6 +3372,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1083,6 +3387,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1100,6 +3408,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1111,6 +3423,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1127,6 +3443,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1138,6 +3458,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1153,6 +3477,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1165,6 +3493,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1177,223 +3509,16 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version; without it the newest is used. An unknown version is 400 unsupported_version. */
+                /** @description API version; without it the newest is used. An unknown version is 400 `unsupported_version`. */
                 "Svc-Version"?: components["parameters"]["SvcVersion"];
             };
             path?: never;
             cookie?: never;
         };
-        /** @description JSON, at most 131072 bytes. */
+        /** @description JSON, at most 131072 bytes; `template` chooses the variant. */
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Slug of the template to fill, from GET /api/v1/templates.
-                     * @constant
-                     */
-                    template: "invoice";
-                    /**
-                     * @description `final` makes the document and uses a credit; `preview` is free and marked as a preview.
-                     * @enum {string}
-                     */
-                    mode: "final" | "preview";
-                    /** @description The template's fields, as its `fields_schema` describes them. */
-                    fields: {
-                        /** @description Name of the business issuing the document. */
-                        seller_name: string | number;
-                        seller_details?: string | null;
-                        tax_id?: (string | number) | null;
-                        /** @description Printed under Bill to. */
-                        client_name: string | number;
-                        client_details?: string | null;
-                        /** @description Supplied by the caller, never allocated or checked. */
-                        invoice_number: string | number;
-                        /**
-                         * Format: date
-                         * @description Issue date.
-                         */
-                        date: string;
-                        due_date?: string | null;
-                        po_number?: (string | number) | null;
-                        related_document?: (string | number) | null;
-                        /**
-                         * @description ISO 4217 code, three capital letters; decides decimals and printing.
-                         * @enum {string}
-                         */
-                        currency: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
-                        /** @description 1 to 50 line items. */
-                        items: {
-                            description: string | number;
-                            quantity: string | number;
-                            unit_price: string | number;
-                        }[] | string;
-                        discount?: string | null;
-                        tax_rate?: string | null;
-                        tax_label?: ("VAT" | "GST" | "Sales tax" | "Tax") | null;
-                        amount_paid?: (string | number) | null;
-                        payment_terms?: (string | number) | null;
-                        payment_instructions?: string | null;
-                        payment_link?: string | null;
-                        notes?: string | null;
-                    };
-                    /** @description Major version as digits, a string such as "2" or a JSON integer; pins the template. */
-                    template_version?: string | number;
-                    /** @description Caller's label, never printed; printable ASCII, no leading or trailing space. */
-                    reference?: string;
-                    /**
-                     * @description Paper size.
-                     * @default a4
-                     * @enum {string}
-                     */
-                    paper?: "a4" | "letter";
-                    /**
-                     * @description Language of the printed labels.
-                     * @default en
-                     * @enum {string}
-                     */
-                    locale?: "en";
-                    /** @description Output options; `format` is "pdf", the one format of this version. */
-                    output?: {
-                        /** @constant */
-                        format: "pdf";
-                    };
-                } | {
-                    /**
-                     * @description Slug of the template to fill, from GET /api/v1/templates.
-                     * @constant
-                     */
-                    template: "quote";
-                    /**
-                     * @description `final` makes the document and uses a credit; `preview` is free and marked as a preview.
-                     * @enum {string}
-                     */
-                    mode: "final" | "preview";
-                    /** @description The template's fields, as its `fields_schema` describes them. */
-                    fields: {
-                        /**
-                         * @description Chooses the heading.
-                         * @enum {string}
-                         */
-                        document_title: "Quote" | "Estimate";
-                        /** @description Name of the business issuing the document. */
-                        seller_name: string | number;
-                        seller_details?: string | null;
-                        tax_id?: (string | number) | null;
-                        /** @description Printed under Prepared for. */
-                        client_name: string | number;
-                        client_details?: string | null;
-                        /** @description Supplied by the caller, never allocated or checked. */
-                        quote_number: string | number;
-                        /**
-                         * Format: date
-                         * @description Issue date.
-                         */
-                        date: string;
-                        valid_until?: string | null;
-                        related_document?: (string | number) | null;
-                        /** @description Scope of work. */
-                        scope: string;
-                        /**
-                         * @description ISO 4217 code, three capital letters; decides decimals and printing.
-                         * @enum {string}
-                         */
-                        currency: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
-                        items?: ({
-                            description: string | number;
-                            quantity: string | number;
-                            unit_price: string | number;
-                        }[] | string) | null;
-                        amount?: (string | number) | null;
-                        terms?: string | null;
-                        notes?: string | null;
-                        show_acceptance?: boolean | null;
-                    };
-                    /** @description Major version as digits, a string such as "2" or a JSON integer; pins the template. */
-                    template_version?: string | number;
-                    /** @description Caller's label, never printed; printable ASCII, no leading or trailing space. */
-                    reference?: string;
-                    /**
-                     * @description Paper size.
-                     * @default a4
-                     * @enum {string}
-                     */
-                    paper?: "a4" | "letter";
-                    /**
-                     * @description Language of the printed labels.
-                     * @default en
-                     * @enum {string}
-                     */
-                    locale?: "en";
-                    /** @description Output options; `format` is "pdf", the one format of this version. */
-                    output?: {
-                        /** @constant */
-                        format: "pdf";
-                    };
-                } | {
-                    /**
-                     * @description Slug of the template to fill, from GET /api/v1/templates.
-                     * @constant
-                     */
-                    template: "receipt";
-                    /**
-                     * @description `final` makes the document and uses a credit; `preview` is free and marked as a preview.
-                     * @enum {string}
-                     */
-                    mode: "final" | "preview";
-                    /** @description The template's fields, as its `fields_schema` describes them. */
-                    fields: {
-                        /** @description Name of the business issuing the document. */
-                        seller_name: string | number;
-                        seller_details?: string | null;
-                        tax_id?: (string | number) | null;
-                        /** @description Printed under Received from. */
-                        client_name: string | number;
-                        client_details?: string | null;
-                        /** @description Supplied by the caller, never allocated or checked. */
-                        receipt_number: string | number;
-                        /**
-                         * Format: date
-                         * @description Date the payment was received.
-                         */
-                        payment_date: string;
-                        related_document?: (string | number) | null;
-                        invoice_reference?: (string | number) | null;
-                        /** @description What the payment was for. */
-                        description: string;
-                        /**
-                         * @description ISO 4217 code, three capital letters; decides decimals and printing.
-                         * @enum {string}
-                         */
-                        currency: "AED" | "AFN" | "ALL" | "AMD" | "AOA" | "ARS" | "AUD" | "AWG" | "AZN" | "BAM" | "BBD" | "BDT" | "BHD" | "BIF" | "BMD" | "BND" | "BOB" | "BRL" | "BSD" | "BTN" | "BWP" | "BYN" | "BZD" | "CAD" | "CDF" | "CHF" | "CLP" | "CNY" | "COP" | "CRC" | "CUP" | "CVE" | "CZK" | "DJF" | "DKK" | "DOP" | "DZD" | "EGP" | "ERN" | "ETB" | "EUR" | "FJD" | "FKP" | "GBP" | "GEL" | "GHS" | "GIP" | "GMD" | "GNF" | "GTQ" | "GYD" | "HKD" | "HNL" | "HTG" | "HUF" | "IDR" | "ILS" | "INR" | "IQD" | "IRR" | "ISK" | "JMD" | "JOD" | "JPY" | "KES" | "KGS" | "KHR" | "KMF" | "KPW" | "KRW" | "KWD" | "KYD" | "KZT" | "LAK" | "LBP" | "LKR" | "LRD" | "LSL" | "LYD" | "MAD" | "MDL" | "MGA" | "MKD" | "MMK" | "MNT" | "MOP" | "MRU" | "MUR" | "MVR" | "MWK" | "MXN" | "MYR" | "MZN" | "NAD" | "NGN" | "NIO" | "NOK" | "NPR" | "NZD" | "OMR" | "PAB" | "PEN" | "PGK" | "PHP" | "PKR" | "PLN" | "PYG" | "QAR" | "RON" | "RSD" | "RUB" | "RWF" | "SAR" | "SBD" | "SCR" | "SDG" | "SEK" | "SGD" | "SHP" | "SLE" | "SOS" | "SRD" | "SSP" | "STN" | "SVC" | "SYP" | "SZL" | "THB" | "TJS" | "TMT" | "TND" | "TOP" | "TRY" | "TTD" | "TWD" | "TZS" | "UAH" | "UGX" | "USD" | "UYU" | "UZS" | "VED" | "VES" | "VND" | "VUV" | "WST" | "XAF" | "XCD" | "XCG" | "XOF" | "XPF" | "YER" | "ZAR" | "ZMW" | "ZWG";
-                        /** @description Greater than 0; printed normalised under Amount received. */
-                        amount: string | number;
-                        /** @description How the client paid, such as Bank transfer. */
-                        payment_method: string | number;
-                        payment_reference?: (string | number) | null;
-                        notes?: string | null;
-                    };
-                    /** @description Major version as digits, a string such as "2" or a JSON integer; pins the template. */
-                    template_version?: string | number;
-                    /** @description Caller's label, never printed; printable ASCII, no leading or trailing space. */
-                    reference?: string;
-                    /**
-                     * @description Paper size.
-                     * @default a4
-                     * @enum {string}
-                     */
-                    paper?: "a4" | "letter";
-                    /**
-                     * @description Language of the printed labels.
-                     * @default en
-                     * @enum {string}
-                     */
-                    locale?: "en";
-                    /** @description Output options; `format` is "pdf", the one format of this version. */
-                    output?: {
-                        /** @constant */
-                        format: "pdf";
-                    };
-                };
+                "application/json": components["schemas"]["DocumentRequest"];
             };
         };
         responses: {
@@ -1402,9 +3527,27 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "valid": true,
+                     *       "template": "invoice",
+                     *       "template_version": "2.1.0",
+                     *       "totals": {
+                     *         "currency": "GBP",
+                     *         "subtotal": "1045.00",
+                     *         "tax": "209.00",
+                     *         "total": "1254.00",
+                     *         "balance_due": "1254.00"
+                     *       },
+                     *       "credit_used": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["ValidateAnswer"];
                 };
             };
@@ -1417,6 +3560,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1428,6 +3575,7 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1443,6 +3591,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1454,6 +3606,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1465,6 +3621,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1476,6 +3636,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1487,6 +3651,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1498,6 +3666,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1510,6 +3682,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1521,6 +3697,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1534,7 +3714,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version; without it the newest is used. An unknown version is 400 unsupported_version. */
+                /** @description API version; without it the newest is used. An unknown version is 400 `unsupported_version`. */
                 "Svc-Version"?: components["parameters"]["SvcVersion"];
             };
             path: {
@@ -1550,9 +3730,31 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "doc_8m3q7w2k9d4x6t1v5r0c",
+                     *       "object": "document",
+                     *       "template": "invoice",
+                     *       "template_version": "2.1.0",
+                     *       "mode": "preview",
+                     *       "paper": "a4",
+                     *       "locale": "en",
+                     *       "reference": null,
+                     *       "source": "api",
+                     *       "credits_consumed": 0,
+                     *       "sha256": "3f9a1c4e7b2d8f6a0c5e9b1d4f7a2c8e6b0d3f9a1c4e7b2d8f6a0c5e9b1d4f7a",
+                     *       "bytes": 18342,
+                     *       "content_type": "application/pdf",
+                     *       "created_at": "2026-10-01T09:30:00Z",
+                     *       "file_url": null
+                     *     }
+                     */
                     "application/json": components["schemas"]["Document"];
                 };
             };
@@ -1561,6 +3763,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1572,6 +3778,7 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1583,6 +3790,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1598,6 +3809,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1609,6 +3824,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1621,6 +3840,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1632,6 +3855,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1645,7 +3872,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version; without it the newest is used. An unknown version is 400 unsupported_version. */
+                /** @description API version; without it the newest is used. An unknown version is 400 `unsupported_version`. */
                 "Svc-Version"?: components["parameters"]["SvcVersion"];
             };
             path: {
@@ -1661,6 +3888,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1672,6 +3903,7 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1683,6 +3915,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1698,6 +3934,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1709,6 +3949,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1721,6 +3965,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1732,6 +3980,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1745,7 +3997,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description API version; without it the newest is used. An unknown version is 400 unsupported_version. */
+                /** @description API version; without it the newest is used. An unknown version is 400 `unsupported_version`. */
                 "Svc-Version"?: components["parameters"]["SvcVersion"];
             };
             path?: never;
@@ -1758,9 +4010,44 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "account",
+                     *       "plan": "free",
+                     *       "credits": {
+                     *         "remaining": 42,
+                     *         "monthly_allowance": 50,
+                     *         "period_end": "2026-11-01T00:00:00Z"
+                     *       },
+                     *       "key": {
+                     *         "id": "key_2d9x4k7m1q8w3t6v0r5c",
+                     *         "name": "Production",
+                     *         "prefix": "svc_live_2d9x",
+                     *         "scopes": [
+                     *           "documents:create",
+                     *           "documents:preview",
+                     *           "documents:read",
+                     *           "account:read"
+                     *         ],
+                     *         "created_at": "2026-09-15T08:00:00Z",
+                     *         "last_used_at": "2026-10-01T09:30:00Z"
+                     *       },
+                     *       "limits": {
+                     *         "final_per_minute_key": 10,
+                     *         "requests_per_minute_key": 120,
+                     *         "preview_per_hour_key": 30,
+                     *         "preview_per_day_key": 200,
+                     *         "preview_per_hour_account": 60,
+                     *         "preview_per_day_account": 300
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["Account"];
                 };
             };
@@ -1769,6 +4056,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1780,6 +4071,7 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1791,6 +4083,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1802,6 +4098,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1813,6 +4113,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };
@@ -1825,6 +4129,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1836,6 +4144,10 @@ export interface operations {
                 headers: {
                     "Svc-Version": components["headers"]["SvcVersion"];
                     "Svc-Request-Id": components["headers"]["SvcRequestId"];
+                    "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimitReset"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     "Retry-After": components["headers"]["RetryAfter"];
                     [name: string]: unknown;
                 };

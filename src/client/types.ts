@@ -2,17 +2,15 @@ import type { components, operations, paths } from './api-types.ts';
 
 /**
  * The names the client and its users type with, read from the types openapi-typescript generates from the served
- * OpenAPI document (api-types.ts). This is the one place that knows where in that file each shape sits: the
- * request body is still written inline in the operations, so each template's variant is picked out of it by its
- * `template`; once the document names them as components, these aliases point there and nothing else changes.
+ * OpenAPI document (api-types.ts): its components, and the operations for what has no component.
  */
 type Schemas = components['schemas'];
 
 /** The body of POST /api/v1/documents and /validate (spec 2.1): one variant per template, told apart by `template`. */
-export type DocumentRequest = operations['createDocument']['requestBody']['content']['application/json'];
-export type InvoiceRequest = Extract<DocumentRequest, { template: 'invoice' }>;
-export type QuoteRequest = Extract<DocumentRequest, { template: 'quote' }>;
-export type ReceiptRequest = Extract<DocumentRequest, { template: 'receipt' }>;
+export type DocumentRequest = Schemas['DocumentRequest'];
+export type InvoiceRequest = Schemas['InvoiceRequest'];
+export type QuoteRequest = Schemas['QuoteRequest'];
+export type ReceiptRequest = Schemas['ReceiptRequest'];
 export type TemplateSlug = DocumentRequest['template'];
 
 export type Template = Schemas['Template'];
@@ -29,8 +27,8 @@ export type ErrorDetail = NonNullable<ErrorBody['error']['details']>[number];
 /** The query of GET /api/v1/documents (spec 4.4). */
 export type ListDocumentsQuery = NonNullable<operations['listDocuments']['parameters']['query']>;
 
-/** The OpenAPI 3.1 document; its route declares only that it is an object. */
-export type OpenApiDocument = Record<string, unknown>;
+/** The OpenAPI 3.1 document. */
+export type OpenApiDocument = operations['getOpenApi']['responses'][200]['content']['application/json'];
 
 /** A path of the API as the OpenAPI document spells it, `{name}` for a path parameter. */
 export type ApiPath = keyof paths;

@@ -17,9 +17,9 @@ function docsUrl(baseUrl: string, code: string): string {
   return `${baseUrl}${ERRORS_PAGE_PATH}#${code}`;
 }
 
-/** The section 7 error shape. `details` is capped at 50; the message is expected to count them all. */
-export function errorResponse(error: ApiError, context: Pick<RequestContext, 'requestId' | 'baseUrl'>): Response {
-  const body = {
+/** The section 7 error shape (also the OpenAPI document's examples). `details` is capped at 50; the message is expected to count them all. */
+export function errorBody(error: ApiError, context: Pick<RequestContext, 'requestId' | 'baseUrl'>): Record<string, unknown> {
+  return {
     error: {
       code: error.code,
       message: error.message,
@@ -30,6 +30,10 @@ export function errorResponse(error: ApiError, context: Pick<RequestContext, 're
     credit_used: error.creditUsed,
     ...error.body,
   };
+}
+
+export function errorResponse(error: ApiError, context: Pick<RequestContext, 'requestId' | 'baseUrl'>): Response {
+  const body = errorBody(error, context);
   // docs_url names {base_url}, the request's own origin when PUBLIC_BASE_URL is unset; and an error is an
   // answer to that moment (a limit, a busy engine), so no cache keeps one.
   return json(body, error.status, { [HEADERS.cacheControl]: 'no-store', ...error.headers });

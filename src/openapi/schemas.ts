@@ -5,10 +5,13 @@ import { ERROR_CODES, ERRORS } from '../contract/errors.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { SCOPES } from '../contract/scopes.ts';
 import { TOTALS_MEMBERS } from '../contract/totals.ts';
+import { REQUEST_PARAMETERS, type RequestParameter } from '../documents/parameters.ts';
+import { TEMPLATES } from '../templates/registry.ts';
+import type { TemplateDefinition } from '../templates/template.ts';
 
 /**
- * The response objects of spec 2.6–2.8 and 7 as valibot schemas: published in the OpenAPI document and used
- * by the tests to check real answers.
+ * The request body of spec 2.1 and the response objects of spec 2.6–2.8 and 7 as valibot schemas: published in
+ * the OpenAPI document, one component each (COMPONENT_SCHEMAS), and used by the tests to check real answers.
  */
 const timestamp = v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/), v.metadata({ format: 'date-time' }));
 const figure = v.pipe(v.string(), v.regex(/^-?\d+(\.\d+)?$/));
@@ -32,6 +35,37 @@ export const ErrorSchema = v.strictObject({
   period_end: v.optional(v.nullable(timestamp)),
 });
 
+/** The component name of a template's request body: `invoice` → `InvoiceRequest`. */
+export const requestComponentName = (template: TemplateDefinition) => `${template.slug[0]!.toUpperCase()}${template.slug.slice(1)}Request`;
+
+/** The body of a request for one template: every parameter as the validator reads it, with that template's slug and fields. */
+function requestSchemaFor(template: TemplateDefinition) {
+  const entries = Object.entries<RequestParameter>(REQUEST_PARAMETERS).map(([name, parameter]) => {
+    const values = 'schema' in parameter ? parameter.schema : parameter.schemaFor(template);
+    // The default is said in words, not as the `default` keyword: openapi-typescript (by default) types a property
+    // of a component schema that has one as required, which would make clients send `paper` and `locale`.
+    const description =
+      parameter.default === undefined ? parameter.description : `${parameter.description} Default \`${parameter.default}\`.`;
+    const described = v.pipe(values, v.metadata({ description }));
+    return [name, parameter.required ? described : v.optional(described)];
+  });
+  return v.pipe(
+    v.strictObject(Object.fromEntries(entries) as Record<keyof typeof REQUEST_PARAMETERS, v.GenericSchema>),
+    v.metadata({
+      title: requestComponentName(template),
+      description: `A request for the ${template.slug} template (${template.name}, version ${template.version}).`,
+    }),
+  );
+}
+
+const REQUEST_SCHEMAS = Object.fromEntries(TEMPLATES.map((template) => [requestComponentName(template), requestSchemaFor(template)]));
+
+/** The body of spec 2.1: one variant per template, told apart by `template`. */
+export const DocumentRequestSchema = v.pipe(
+  v.variant('template', Object.values(REQUEST_SCHEMAS)),
+  v.metadata({ description: `JSON, at most ${LIMITS.requestBodyBytes} bytes; \`template\` chooses the variant.` }),
+);
+
 const TotalsSchema = v.strictObject({
   currency: v.pipe(v.string(), v.regex(/^[A-Z]{3}$/)),
   ...Object.fromEntries(TOTALS_MEMBERS.map((member) => [member, v.optional(figure)])),
@@ -49,9 +83,22 @@ export const TemplateSchema = v.strictObject({
   locales: v.array(v.picklist(LOCALES)),
   required_fields: v.array(v.string()),
   optional_fields: v.array(v.string()),
-  fields_schema: v.pipe(v.record(v.string(), v.unknown()), v.metadata({ description: 'JSON Schema 2020-12 of `fields`.' })),
+  fields_schema: v.pipe(
+    v.looseObject({
+      $schema: v.literal('https://json-schema.org/draft/2020-12/schema'),
+      type: v.literal('object'),
+      properties: v.record(v.string(), v.record(v.string(), v.unknown())),
+      required: v.array(v.string()),
+      additionalProperties: v.literal(false),
+      maxProperties: v.pipe(v.number(), v.integer()),
+    }),
+    v.metadata({
+      description:
+        'JSON Schema 2020-12 of `fields`: one property per field, the required ones listed; the same schema as `fields` of the request components.',
+    }),
+  ),
   rules: v.array(v.strictObject({ code: v.string(), description: v.string() })),
-  example: v.record(v.string(), v.unknown()),
+  example: v.pipe(DocumentRequestSchema, v.metadata({ description: 'A complete request for this template, ready to send.' })),
   notes: v.strictObject({ is: v.array(v.string()), is_not: v.array(v.string()) }),
   deprecated_fields: v.array(v.strictObject({ name: v.string(), use_instead: v.string() })),
 });
@@ -114,13 +161,17 @@ export const AccountSchema = v.strictObject({
   limits: v.strictObject(Object.fromEntries(Object.keys(ACCOUNT_LIMITS).map((member) => [member, int]))),
 });
 
-export const RESPONSE_SCHEMAS = {
-  Error: ErrorSchema,
-  Totals: TotalsSchema,
+/** Every named component schema of the OpenAPI document; a schema used inside another is published as a `$ref` to it. */
+export const COMPONENT_SCHEMAS = {
+  DocumentRequest: DocumentRequestSchema,
+  ...REQUEST_SCHEMAS,
   Template: TemplateSchema,
+  TemplateList: v.array(TemplateSchema),
   Document: DocumentSchema,
   DocumentList: DocumentListSchema,
   DocumentJson: DocumentJsonSchema,
   ValidateAnswer: ValidateAnswerSchema,
+  Totals: TotalsSchema,
   Account: AccountSchema,
+  Error: ErrorSchema,
 } as const;

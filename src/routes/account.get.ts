@@ -3,6 +3,7 @@ import { renewPeriodIfEnded } from '../accounts/store.ts';
 import { keyed } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
+import { ACCOUNT_EXAMPLE } from '../openapi/examples.ts';
 
 export const getAccountRoute = defineRoute({
   method: 'GET',
@@ -14,7 +15,7 @@ export const getAccountRoute = defineRoute({
     summary: 'Get the account',
     description: 'Returns the plan, the credits of the current period, the calling key and the rate limits that apply to it.',
     tag: 'Account',
-    responses: { 200: { description: 'The account.', schema: { $ref: '#/components/schemas/Account' } } },
+    responses: { 200: { description: 'The account.', schema: { $ref: '#/components/schemas/Account' }, example: ACCOUNT_EXAMPLE } },
     errors: [],
   },
   async handle(context) {

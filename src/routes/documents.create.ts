@@ -10,12 +10,10 @@ import { contentDisposition } from '../http/content-disposition.ts';
 import { keyed } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
-import { readIdempotencyKey } from '../idempotency/key.ts';
+import { IDEMPOTENCY_KEY_TEXT, readIdempotencyKey } from '../idempotency/key.ts';
+import { DOCUMENT_JSON_EXAMPLE } from '../openapi/examples.ts';
 import { DOCUMENT_REQUEST_BODY } from '../openapi/request-body.ts';
 import { totalsObject } from '../templates/totals.ts';
-
-/** The longest Idempotency-Key header value: a key of the longest length inside the two double quotes it may come in. */
-const IDEMPOTENCY_HEADER_CHARS = LIMITS.idempotencyKeyChars + 2;
 
 const header = (description: string, schema: Record<string, unknown> = { type: 'string' }) => ({ description, schema });
 
@@ -27,36 +25,45 @@ export const createDocumentRoute = defineRoute({
   doc: {
     operationId: 'createDocument',
     summary: 'Make a document',
-    description: `Renders one document. Mode \`final\` needs scope \`documents:create\` and costs 1 credit, charged only after the PDF exists; \`preview\` needs \`documents:preview\` and is free. The PDF is the body by default; the JSON form only when Accept lists application/json and none of application/pdf, application/*, */*. With an \`${HEADERS.idempotencyKey}\` the same request within ${IDEMPOTENCY_MEMORY_HOURS} hours returns the same document again, free.`,
+    description: `Renders one document. Mode \`final\` needs scope \`documents:create\` and costs 1 credit, charged only after the PDF exists; \`preview\` needs \`documents:preview\` and is free. The PDF is the body by default; the JSON form only when \`${HEADERS.accept}\` lists \`application/json\` and none of \`application/pdf\`, \`application/*\`, \`*/*\`. With an \`${HEADERS.idempotencyKey}\` the same request within ${IDEMPOTENCY_MEMORY_HOURS} hours returns the same document again, free.`,
     tag: 'Documents',
     parameters: [
       {
         name: HEADERS.idempotencyKey,
         in: 'header',
         required: false,
-        description: `1 to ${LIMITS.idempotencyKeyChars} visible ASCII characters; a double-quoted value is read without the quotes, so the header value is at most ${IDEMPOTENCY_HEADER_CHARS} characters with them. Remembered ${IDEMPOTENCY_MEMORY_HOURS} hours per account.`,
-        schema: { type: 'string', minLength: 1, maxLength: IDEMPOTENCY_HEADER_CHARS },
+        description: `The key: 1 to ${LIMITS.idempotencyKeyChars} visible ASCII characters, remembered ${IDEMPOTENCY_MEMORY_HOURS} hours per account. It may also be sent inside double quotes, which are not part of the key: such a header value is up to ${LIMITS.idempotencyKeyChars + 2} characters, quotes included.`,
+        schema: { type: 'string', minLength: 1, maxLength: LIMITS.idempotencyKeyChars, pattern: IDEMPOTENCY_KEY_TEXT.source },
+      },
+      {
+        name: HEADERS.accept,
+        in: 'header',
+        required: false,
+        description: `Chooses the form of the 201. The JSON form (\`DocumentJson\`, the PDF in base64) only when it lists \`application/json\` and none of \`application/pdf\`, \`application/*\`, \`*/*\` (a range with \`q=0\` is not listed); otherwise, and without the header, the PDF bytes. Errors are JSON either way.`,
+        schema: { type: 'string', examples: ['application/json', 'application/pdf'] },
       },
     ],
     requestBody: DOCUMENT_REQUEST_BODY,
     responses: {
       201: {
-        description: 'The document (new or replay).',
+        description: `The document (new or replay): the PDF bytes by default, the JSON form when \`${HEADERS.accept}\` asks for it alone.`,
         content: {
-          'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } },
-          'application/json': { schema: { $ref: '#/components/schemas/DocumentJson' } },
+          'application/pdf': { schema: { type: 'string', format: 'binary', contentMediaType: 'application/pdf' } },
+          'application/json': { schema: { $ref: '#/components/schemas/DocumentJson' }, example: DOCUMENT_JSON_EXAMPLE },
         },
         headers: {
           [HEADERS.location]: header("Path of the document's record."),
-          [HEADERS.contentDisposition]: header('Binary form only: attachment; filename="…" plus filename*=UTF-8\'\'… when needed.'),
+          [HEADERS.contentDisposition]: header(
+            'Binary form only: `attachment; filename="…"`, plus `filename*=UTF-8\'\'…` when the name is not pure ASCII.',
+          ),
           [HEADERS.documentId]: header('Stable document id; a replay returns the original.'),
           [HEADERS.documentSha256]: header('Lower-case hex SHA-256 of the PDF bytes.'),
           [HEADERS.template]: header('Template slug used.'),
           [HEADERS.templateVersion]: header('Full semantic version used.'),
-          [HEADERS.mode]: header('final or preview.', { type: 'string', enum: [...MODES] }),
-          [HEADERS.creditUsed]: header('true or false.', { type: 'string', enum: ['true', 'false'] }),
+          [HEADERS.mode]: header('`final` or `preview`.', { type: 'string', enum: [...MODES] }),
+          [HEADERS.creditUsed]: header('`true` or `false`.', { type: 'string', enum: ['true', 'false'] }),
           [HEADERS.creditsRemaining]: header('Balance after this call.', { type: 'integer' }),
-          [HEADERS.idempotentReplay]: header('true or false.', { type: 'string', enum: ['true', 'false'] }),
+          [HEADERS.idempotentReplay]: header('`true` or `false`.', { type: 'string', enum: ['true', 'false'] }),
           [HEADERS.reference]: header('Echo of reference when one was sent.'),
           ...Object.fromEntries(
             Object.entries(TOTALS_HEADERS).map(([member, name]) => [

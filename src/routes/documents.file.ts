@@ -12,7 +12,7 @@ export const getDocumentFileRoute = defineRoute({
   doc: {
     operationId: 'getDocumentFile',
     summary: 'Get a document file (reserved)',
-    description: `Reserved: always 404 file_not_available, because no documents are stored. Within ${IDEMPOTENCY_MEMORY_HOURS} hours the same POST /api/v1/documents request with the same ${HEADERS.idempotencyKey} returns the file again, free.`,
+    description: `Reserved: always 404 \`file_not_available\`, because no documents are stored, so this operation has no success answer in this API version (a later version may serve files here, as an addition). Within ${IDEMPOTENCY_MEMORY_HOURS} hours the same POST /api/v1/documents request with the same \`${HEADERS.idempotencyKey}\` returns the file again, free.`,
     tag: 'Documents',
     parameters: [ID_PARAMETER],
     responses: {},

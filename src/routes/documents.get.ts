@@ -4,6 +4,7 @@ import { documentObject, findDocument } from '../documents/record.ts';
 import { keyed } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
+import { DOCUMENT_EXAMPLE } from '../openapi/examples.ts';
 
 export const ID_PARAMETER = {
   name: 'id',
@@ -24,7 +25,7 @@ export const getDocumentRoute = defineRoute({
     description: `One Document object (metadata only). Unknown, foreign or older than ${LIMITS.historyRetentionDays} days: 404 document_not_found.`,
     tag: 'Documents',
     parameters: [ID_PARAMETER],
-    responses: { 200: { description: 'The record.', schema: { $ref: '#/components/schemas/Document' } } },
+    responses: { 200: { description: 'The record.', schema: { $ref: '#/components/schemas/Document' }, example: DOCUMENT_EXAMPLE } },
     errors: ['document_not_found'],
   },
   async handle(context) {

@@ -4,6 +4,7 @@ import { documentObject, historyPage } from '../documents/record.ts';
 import { keyed } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
+import { DOCUMENT_LIST_EXAMPLE } from '../openapi/examples.ts';
 
 const QUERY_NAMES = ['reference', 'limit', 'starting_after'];
 const LIMIT_RANGE = `${LIMITS.listLimitMin} to ${LIMITS.listLimitMax}`;
@@ -48,7 +49,9 @@ export const listDocumentsRoute = defineRoute({
         schema: { type: 'string', maxLength: LIMITS.startingAfterChars },
       },
     ],
-    responses: { 200: { description: 'A page of records.', schema: { $ref: '#/components/schemas/DocumentList' } } },
+    responses: {
+      200: { description: 'A page of records.', schema: { $ref: '#/components/schemas/DocumentList' }, example: DOCUMENT_LIST_EXAMPLE },
+    },
     errors: [],
   },
   async handle(context) {

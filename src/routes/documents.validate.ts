@@ -3,6 +3,7 @@ import { parseDocumentRequest } from '../documents/request.ts';
 import { readJsonBody } from '../http/body.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
+import { VALIDATE_ANSWER_EXAMPLE } from '../openapi/examples.ts';
 import { DOCUMENT_REQUEST_BODY } from '../openapi/request-body.ts';
 import { totalsObject } from '../templates/totals.ts';
 
@@ -18,7 +19,11 @@ export const validateDocumentRoute = defineRoute({
     tag: 'Documents',
     requestBody: DOCUMENT_REQUEST_BODY,
     responses: {
-      200: { description: 'The request would render.', schema: { $ref: '#/components/schemas/ValidateAnswer' } },
+      200: {
+        description: 'The request would render.',
+        schema: { $ref: '#/components/schemas/ValidateAnswer' },
+        example: VALIDATE_ANSWER_EXAMPLE,
+      },
     },
     errors: [
       'reserved_field',

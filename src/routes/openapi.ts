@@ -15,7 +15,7 @@ export function getOpenApiRoute(allRoutes: () => readonly RouteSpec[]): RouteSpe
       summary: 'OpenAPI description',
       description: 'This document: the OpenAPI 3.1 description of the API.',
       tag: 'Meta',
-      responses: { 200: { description: 'OpenAPI 3.1 JSON.', schema: { type: 'object' } } },
+      responses: { 200: { description: 'OpenAPI 3.1 JSON.', schema: { type: 'object', additionalProperties: true } } },
       errors: [],
     },
     handle({ baseUrl, deps }) {

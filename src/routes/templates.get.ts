@@ -1,6 +1,7 @@
 import { ApiError } from '../contract/api-error.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
+import { TEMPLATE_EXAMPLE } from '../openapi/examples.ts';
 import { findTemplate, TEMPLATES } from '../templates/registry.ts';
 import { templateObject } from '../templates/template.ts';
 
@@ -23,7 +24,7 @@ export const getTemplateRoute = defineRoute({
         schema: { type: 'string', enum: TEMPLATES.map((t) => t.slug) },
       },
     ],
-    responses: { 200: { description: 'The template.', schema: { $ref: '#/components/schemas/Template' } } },
+    responses: { 200: { description: 'The template.', schema: { $ref: '#/components/schemas/Template' }, example: TEMPLATE_EXAMPLE } },
     errors: ['template_not_found'],
   },
   handle({ params }) {

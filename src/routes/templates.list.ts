@@ -1,5 +1,6 @@
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
+import { TEMPLATE_LIST_EXAMPLE } from '../openapi/examples.ts';
 import { TEMPLATES } from '../templates/registry.ts';
 import { templateObject } from '../templates/template.ts';
 
@@ -16,7 +17,8 @@ export const listTemplatesRoute = defineRoute({
     responses: {
       200: {
         description: 'The templates.',
-        schema: { type: 'array', items: { $ref: '#/components/schemas/Template' } },
+        schema: { $ref: '#/components/schemas/TemplateList' },
+        example: TEMPLATE_LIST_EXAMPLE,
       },
     },
     errors: [],

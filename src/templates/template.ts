@@ -157,7 +157,8 @@ export function majorVersion(template: TemplateDefinition): string {
   return template.version.split('.')[0]!;
 }
 
-const JSON_SCHEMA_CONFIG: ConversionConfig = {
+/** How the service publishes a valibot schema as JSON Schema: the Template object's `fields_schema` and the OpenAPI document. */
+export const PUBLISHED_JSON_SCHEMA_CONFIG: ConversionConfig = {
   target: 'draft-2020-12',
   ignoreActions: ['check'],
   overrideSchema({ valibotSchema: schema }) {
@@ -184,7 +185,7 @@ export function fieldsSchema(template: TemplateDefinition): v.GenericSchema {
 
 /** JSON Schema 2020-12 of a valibot schema built from the field types (JSON numbers mapped to number). */
 export function publishedJsonSchema(schema: v.GenericSchema): Record<string, unknown> {
-  return toJsonSchema(schema, JSON_SCHEMA_CONFIG) as Record<string, unknown>;
+  return toJsonSchema(schema, PUBLISHED_JSON_SCHEMA_CONFIG) as Record<string, unknown>;
 }
 
 function fieldNames(template: TemplateDefinition, required: boolean): string[] {
