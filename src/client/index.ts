@@ -1,6 +1,5 @@
 import { HEADERS, TOTALS_HEADERS } from '../contract/headers.ts';
-import type { ApiVersion } from '../contract/version.ts';
-import { NEWEST_API_VERSION } from '../contract/version.ts';
+import { type ApiVersion, NEWEST_API_VERSION } from '../contract/version.ts';
 import { SvcApiError, SvcNetworkError } from './errors.ts';
 import { DEFAULT_RETRY, type RetryOptions, retryWait } from './retry.ts';
 import type {
@@ -27,7 +26,7 @@ export type * from './types.ts';
  * your own back end, which holds the key: an API key must never reach a web page.
  */
 export interface ClientOptions {
-  /** Where the API is, such as `https://docs.example.com`; paths begin with /api/v1. */
+  /** Where the API is, such as `https://api.example.com`; paths begin with /api/v1. */
   baseUrl: string;
   /** A live key from Settings; the public routes (templates, openapi) need none. */
   apiKey?: string;
@@ -149,7 +148,13 @@ export class SvcClient {
   constructor(options: ClientOptions) {
     this.#baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#options = options;
-    this.#retry = options.retry === false ? { ...DEFAULT_RETRY, maxAttempts: 1 } : { ...DEFAULT_RETRY, ...options.retry };
+    // Member by member, so that an option passed as undefined keeps its default.
+    const retry = options.retry === false ? { maxAttempts: 1 } : (options.retry ?? {});
+    this.#retry = {
+      maxAttempts: retry.maxAttempts ?? DEFAULT_RETRY.maxAttempts,
+      maxWaitSeconds: retry.maxWaitSeconds ?? DEFAULT_RETRY.maxWaitSeconds,
+      baseWaitSeconds: retry.baseWaitSeconds ?? DEFAULT_RETRY.baseWaitSeconds,
+    };
   }
 
   /** GET /api/v1/templates: every template with its fields schema, rules and an example request. */

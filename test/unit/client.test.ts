@@ -283,6 +283,10 @@ describe('retries that follow the contract', () => {
     await caught(five.client.listTemplates());
     expect(five.requests).toHaveLength(5);
 
+    const unset = scripted([limited(), limited(), limited(), limited()], { maxAttempts: undefined, maxWaitSeconds: undefined });
+    await caught(unset.client.listTemplates());
+    expect(unset.requests).toHaveLength(3);
+
     const off = scripted([limited(), new Response('[]')], { maxAttempts: 1 });
     await caught(off.client.listTemplates());
     expect(off.requests).toHaveLength(1);
