@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
  * A folder (or a file at the root of src/) that is not listed here fails the test until it is given a layer.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['runtimes', 'cli'],
+  ['runtimes', 'cli', 'client'],
   ['app.ts'],
   ['routes', 'http', 'openapi', 'docs', 'pages'],
   ['documents', 'accounts', 'auth', 'credits', 'limits', 'idempotency', 'operator', 'settings'],
