@@ -97,14 +97,14 @@ function byTag(openApi: OpenApi, entries: Entry[]): [string, Entry[]][] {
 }
 
 /**
- * The error codes an error answer can carry: those its examples show and those its description names in
- * backticks, kept when the contract gives that code this status (a stray backticked word is not a code).
+ * The error codes an error answer can carry: the OpenAPI document gives one example per code (src/openapi/examples.ts),
+ * kept when the contract gives that code this status.
  */
-export function errorCodesOfResponse(status: number, response: Response): ErrorCode[] {
-  const named = new Set<string>([...(response.description ?? '').matchAll(/`([a-z_]+)`/g)].map((match) => match[1]!));
+function errorCodesOfResponse(status: number, response: Response, refs: Refs): ErrorCode[] {
+  const named = new Set<string>();
   for (const media of Object.values(response.content ?? {})) {
     const examples = [...(media.example === undefined ? [] : [media.example]), ...Object.values(media.examples ?? {})];
-    for (const example of examples) {
+    for (const example of examples.map((entry) => refs.resolve<unknown>(entry))) {
       const value = (example as { value?: unknown }).value ?? example;
       const errorCode = (value as { error?: { code?: unknown } }).error?.code;
       if (typeof errorCode === 'string') named.add(errorCode);
@@ -249,7 +249,7 @@ function errorsSection(operation: Operation, refs: Refs): string {
   const items = statusesOf(operation, refs)
     .filter(([status]) => status >= 400)
     .flatMap(([status, response]) =>
-      errorCodesOfResponse(status, response).map(
+      errorCodesOfResponse(status, response, refs).map(
         (errorCode) =>
           `<li><div class="field-head"><span class="status">${status}</span> ${errorLink(errorCode)}</div><p>${inlineCode(ERRORS[errorCode].meaning)}</p></li>`,
       ),
