@@ -1,12 +1,17 @@
+import { sql } from 'drizzle-orm';
+import { planOf } from '../accounts/plans.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import type { Scope } from '../contract/scopes.ts';
 import { describeError } from '../db/failures.ts';
-import { authFailureBucket } from '../limits/buckets.ts';
-import { countRequest, type LimiterDeps } from '../limits/count.ts';
+import { authFailureBucket, requestBuckets } from '../limits/buckets.ts';
+import { countRequest, type LimiterDeps, limiterDown, reportAdmission } from '../limits/count.ts';
+import { bucketsInSql, fixedBucketInSql } from '../limits/in-sql.ts';
+import { countInBatch, singleAdmission } from '../limits/limiter.ts';
 import { networkOf } from '../limits/network.ts';
+import type { RateLimitReport } from '../limits/report.ts';
 import { hashKey, isWellFormedKey } from './key-format.ts';
-import { findActiveKey, type KeyWithAccount, scopesOf, touchKey } from './store.ts';
+import { callerInSql, type KeyWithAccount, keyByHash, LAST_USED_RESOLUTION_MS, scopesOf, touchKey } from './store.ts';
 
 export type AuthContext = KeyWithAccount;
 
@@ -17,6 +22,8 @@ interface SignInAttempt {
   readonly clientAddress: string | undefined;
   /** For the log lines. */
   readonly requestId: string;
+  /** The request's RateLimit report: the requests bucket goes into it. */
+  readonly rateLimits: RateLimitReport;
 }
 
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
@@ -27,8 +34,7 @@ function invalidKey(): ApiError {
 }
 
 /** Section 5: `Authorization: Bearer <key>` only; the key is never read from the URL or the body. */
-async function findKey(attempt: SignInAttempt, deps: LimiterDeps): Promise<AuthContext> {
-  const header = attempt.authorization;
+function wellFormedKey(header: string | null): string {
   // An empty header counts as none: some proxies (and workerd's) drop empty headers, and the answer must not
   // depend on the runtime.
   if (header === null || header.trim() === '') {
@@ -39,33 +45,79 @@ async function findKey(attempt: SignInAttempt, deps: LimiterDeps): Promise<AuthC
   }
   const token = BEARER.exec(header)?.[1];
   if (!token || !isWellFormedKey(token)) throw invalidKey();
-  const found = await findActiveKey(deps.db, hashKey(token));
-  if (!found) throw invalidKey();
+  return token;
+}
+
+/**
+ * With rate limits on, one batch for a well-formed key: last_used_at (a convenience for the operator, written
+ * at most once a minute), the key and its account by the key's hash, and in SQL on whether that key is active,
+ * either the request in the key's requests bucket or a failed sign-in for the client's network. The batch
+ * writes, so a database that cannot take it leaves the request uncounted: 503 limiter_unavailable.
+ */
+async function signInCounted(hash: string, attempt: SignInAttempt, deps: LimiterDeps): Promise<AuthContext> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const failure = authFailureBucket(networkOf(attempt.clientAddress));
+  const caller = callerInSql(hash);
+  let found: AuthContext[];
+  let failureCounted: { count: number }[];
+  let requestCounted: { count: number }[];
   try {
-    await touchKey(deps.db, found.key, deps.clock.now());
+    const [requests] = bucketsInSql((keyId, _accountId, plan) => requestBuckets(keyId, plan), caller);
+    [, found, failureCounted, requestCounted] = await db.batch([
+      touchKey(db, hash, now),
+      keyByHash(db, hash),
+      countInBatch(db, fixedBucketInSql(failure), now, sql`NOT ${caller.active}`),
+      countInBatch(db, requests!, now, caller.active),
+    ]);
   } catch (error) {
-    // last_used_at is a convenience for the operator: a write that fails (a busy database) never fails the request.
+    throw limiterDown(attempt.requestId, error);
+  }
+  const row = found[0];
+  if (row && row.key.revokedAt === null) {
+    const [bucket] = requestBuckets(row.key.id, planOf(row.account.plan).limits);
+    reportAdmission(singleAdmission(bucket!, now, requestCounted[0]), now, attempt);
+    return row;
+  }
+  // The failure's count stays out of the RateLimit headers.
+  reportAdmission(singleAdmission(failure, now, failureCounted[0]), now, {});
+  throw invalidKey();
+}
+
+/**
+ * With rate limits off, one read; last_used_at is written after it when a minute old, and a write that fails
+ * (the database busy) never fails the request: reading needs no lock on an embedded file.
+ */
+async function signIn(hash: string, attempt: SignInAttempt, deps: LimiterDeps): Promise<AuthContext> {
+  const [row] = await keyByHash(deps.db, hash);
+  if (!row || row.key.revokedAt !== null) throw invalidKey();
+  const now = deps.clock.now();
+  if (row.key.lastUsedAt !== null && now - row.key.lastUsedAt < LAST_USED_RESOLUTION_MS) return row;
+  try {
+    await touchKey(deps.db, hash, now);
+    row.key.lastUsedAt = now;
+  } catch (error) {
     console.error(
       JSON.stringify({ level: 'warn', request_id: attempt.requestId, error: `last_used_at not written: ${describeError(error)}` }),
     );
   }
-  return found;
+  return row;
 }
 
 /**
- * The calling key and its account, or 401. A failure is counted for the client's network, and past its limit
- * answered 429 instead of 401; a valid key never meets that limit. The failure's count stays out of the
- * RateLimit headers.
+ * The calling key and its account, or 401, with the request counted in the key's requests bucket (429 past its
+ * limit). A failure is counted for the client's network, and past its limit answered 429 instead of 401; a
+ * valid key never meets that limit. The failure's count stays out of the RateLimit headers.
  */
 export async function authenticate(attempt: SignInAttempt, deps: LimiterDeps): Promise<AuthContext> {
+  let token: string;
   try {
-    return await findKey(attempt, deps);
+    token = wellFormedKey(attempt.authorization);
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'unauthorized') {
-      await countRequest([authFailureBucket(networkOf(attempt.clientAddress))], deps, { requestId: attempt.requestId });
-    }
+    await countRequest([authFailureBucket(networkOf(attempt.clientAddress))], deps, { requestId: attempt.requestId });
     throw error;
   }
+  return deps.config.rateLimitsEnabled ? signInCounted(hashKey(token), attempt, deps) : signIn(hashKey(token), attempt, deps);
 }
 
 export function requireScope(auth: AuthContext, scope: Scope): void {

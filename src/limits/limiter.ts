@@ -1,9 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
 import { describeError } from '../db/failures.ts';
 import { preparedPerDatabase } from '../db/prepared.ts';
 import { rateLimitWindows } from '../db/schema.ts';
 import { type Bucket, windowStart } from './buckets.ts';
+import type { BucketInSql } from './in-sql.ts';
 
 export interface BucketState {
   bucket: Bucket;
@@ -27,12 +28,40 @@ const countBelowLimit = preparedPerDatabase((db) =>
     .prepare(),
 );
 
-/** One bucket (the requests and new-final buckets): a single upsert that counts only below the limit. */
-async function admitOne(db: Database, { bucket, start, end }: { bucket: Bucket; start: number; end: number }): Promise<Admission> {
-  const [counted] = await countBelowLimit(db).all({ bucket: bucket.name, start, end, limit: bucket.limit });
-  if (counted) return { admitted: true, states: [{ bucket, count: counted.count, resetAt: end }] };
-  const state = { bucket, count: bucket.limit, resetAt: end };
+/** One bucket's admission from its upsert's answer: its new count, or nothing when it was full. */
+export function singleAdmission(bucket: Bucket, now: number, counted: { count: number } | undefined): Admission {
+  const resetAt = windowStart(now, bucket.windowMs) + bucket.windowMs;
+  if (counted) return { admitted: true, states: [{ bucket, count: counted.count, resetAt }] };
+  const state = { bucket, count: bucket.limit, resetAt };
   return { admitted: false, states: [state], refusing: [state] };
+}
+
+/** One bucket (the requests and new-final buckets): a single upsert that counts only below the limit. */
+async function admitOne(
+  db: Database,
+  { bucket, start, end }: { bucket: Bucket; start: number; end: number },
+  now: number,
+): Promise<Admission> {
+  const [counted] = await countBelowLimit(db).all({ bucket: bucket.name, start, end, limit: bucket.limit });
+  return singleAdmission(bucket, now, counted);
+}
+
+/**
+ * The upsert of admitOne as one statement of a larger batch, for a bucket the database names and limits itself
+ * (BucketInSql), and only where `condition` holds: a row back (the new count) means counted. Through drizzle's
+ * insert builder, as the service's every write to the windows.
+ */
+export function countInBatch(db: Database, bucket: BucketInSql, now: number, condition: SQL) {
+  const start = windowStart(now, bucket.windowMs);
+  return db
+    .insert(rateLimitWindows)
+    .select(sql`SELECT ${bucket.name}, ${start}, 1, ${start + bucket.windowMs} WHERE ${condition}`)
+    .onConflictDoUpdate({
+      target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
+      set: { count: sql`${rateLimitWindows.count} + 1` },
+      setWhere: sql`${rateLimitWindows.count} < ${bucket.limit}`,
+    })
+    .returning({ count: rateLimitWindows.count });
 }
 
 /** The limiter's storage could not be reached: the request is not processed (503 limiter_unavailable). */
@@ -49,7 +78,7 @@ export async function admit(db: Database, buckets: readonly Bucket[], now: numbe
     return { bucket, start, end: start + bucket.windowMs };
   });
   try {
-    if (windows.length === 1) return await admitOne(db, windows[0]!);
+    if (windows.length === 1) return await admitOne(db, windows[0]!, now);
     const values = sql.join(
       windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start}, ${bucket.limit})`),
       sql`, `,

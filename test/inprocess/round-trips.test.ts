@@ -13,15 +13,15 @@ import { RoundTrips } from '../support/round-trips.ts';
  */
 const ROUND_TRIPS = {
   'GET /api/v1/templates (no key)': 0,
-  'GET /api/v1/account': 2,
-  'GET /api/v1/documents': 3,
-  'GET /api/v1/documents/{id}': 3,
-  'POST /api/v1/documents/validate': 2,
-  'POST /api/v1/documents, preview': 4,
-  'POST /api/v1/documents, final': 4,
-  'POST /api/v1/documents, final with a new Idempotency-Key': 5,
-  'the same Idempotency-Key replayed': 7,
-  'a well-formed key that does not exist (401)': 2,
+  'GET /api/v1/account': 1,
+  'GET /api/v1/documents': 2,
+  'GET /api/v1/documents/{id}': 2,
+  'POST /api/v1/documents/validate': 1,
+  'POST /api/v1/documents, preview': 3,
+  'POST /api/v1/documents, final': 3,
+  'POST /api/v1/documents, final with a new Idempotency-Key': 4,
+  'the same Idempotency-Key replayed': 6,
+  'a well-formed key that does not exist (401)': 1,
 };
 type RequestType = keyof typeof ROUND_TRIPS;
 
