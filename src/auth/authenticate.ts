@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { planOf } from '../accounts/plans.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
@@ -6,7 +7,7 @@ import type { Scope } from '../contract/scopes.ts';
 import { describeError } from '../db/failures.ts';
 import { authFailureBucket, requestBuckets } from '../limits/buckets.ts';
 import { countRequest, type LimiterDeps, limiterDown, reportAdmission } from '../limits/count.ts';
-import { bucketsInSql, fixedBucketInSql } from '../limits/in-sql.ts';
+import { bucketsInSql, type CallerInSql, fixedBucketInSql } from '../limits/in-sql.ts';
 import { countInBatch, singleAdmission } from '../limits/limiter.ts';
 import { networkOf } from '../limits/network.ts';
 import type { RateLimitReport } from '../limits/report.ts';
@@ -14,6 +15,18 @@ import { hashKey, isWellFormedKey } from './key-format.ts';
 import { callerInSql, type KeyWithAccount, keyByHash, LAST_USED_RESOLUTION_MS, scopesOf, touchKey } from './store.ts';
 
 export type AuthContext = KeyWithAccount;
+
+/**
+ * What a route reads with the sign-in, in its round trip: built before the key is known, from the caller as SQL
+ * (its account is the active key's; none when the key is not active).
+ */
+export type ReadWithSignIn = (caller: CallerInSql) => BatchItem<'sqlite'> | undefined;
+
+/** The calling key and its account, and what the route read with them (undefined when it read nothing). */
+export interface SignedIn {
+  readonly auth: AuthContext;
+  readonly read: unknown;
+}
 
 /** What a caller presents: the Authorization header as sent (null without one) and the address it came from. */
 interface SignInAttempt {
@@ -54,21 +67,24 @@ function wellFormedKey(header: string | null): string {
  * either the request in the key's requests bucket or a failed sign-in for the client's network. The batch
  * writes, so a database that cannot take it leaves the request uncounted: 503 limiter_unavailable.
  */
-async function signInCounted(hash: string, attempt: SignInAttempt, deps: LimiterDeps): Promise<AuthContext> {
+async function signInCounted(hash: string, attempt: SignInAttempt, deps: LimiterDeps, readWith?: ReadWithSignIn): Promise<SignedIn> {
   const { db, clock } = deps;
   const now = clock.now();
   const failure = authFailureBucket(networkOf(attempt.clientAddress));
   const caller = callerInSql(hash);
+  const read = readWith?.(caller);
   let found: AuthContext[];
   let failureCounted: { count: number }[];
   let requestCounted: { count: number }[];
+  let readResult: unknown;
   try {
     const [requests] = bucketsInSql((keyId, _accountId, plan) => requestBuckets(keyId, plan), caller);
-    [, found, failureCounted, requestCounted] = await db.batch([
+    [, found, failureCounted, requestCounted, readResult] = await db.batch([
       touchKey(db, hash, now),
       keyByHash(db, hash),
       countInBatch(db, fixedBucketInSql(failure), now, sql`NOT ${caller.active}`),
       countInBatch(db, requests!, now, caller.active),
+      ...(read ? [read] : []),
     ]);
   } catch (error) {
     throw limiterDown(attempt.requestId, error);
@@ -77,7 +93,7 @@ async function signInCounted(hash: string, attempt: SignInAttempt, deps: Limiter
   if (row && row.key.revokedAt === null) {
     const [bucket] = requestBuckets(row.key.id, planOf(row.account.plan).limits);
     reportAdmission(singleAdmission(bucket!, now, requestCounted[0]), now, attempt);
-    return row;
+    return { auth: row, read: readResult };
   }
   // The failure's count stays out of the RateLimit headers.
   reportAdmission(singleAdmission(failure, now, failureCounted[0]), now, {});
@@ -88,11 +104,14 @@ async function signInCounted(hash: string, attempt: SignInAttempt, deps: Limiter
  * With rate limits off, one read; last_used_at is written after it when a minute old, and a write that fails
  * (the database busy) never fails the request: reading needs no lock on an embedded file.
  */
-async function signIn(hash: string, attempt: SignInAttempt, deps: LimiterDeps): Promise<AuthContext> {
-  const [row] = await keyByHash(deps.db, hash);
+async function signIn(hash: string, attempt: SignInAttempt, deps: LimiterDeps, readWith?: ReadWithSignIn): Promise<SignedIn> {
+  const read = readWith?.(callerInSql(hash));
+  const [found, readResult] = read ? await deps.db.batch([keyByHash(deps.db, hash), read]) : [await keyByHash(deps.db, hash)];
+  const row = found[0];
   if (!row || row.key.revokedAt !== null) throw invalidKey();
+  const signedIn = { auth: row, read: readResult };
   const now = deps.clock.now();
-  if (row.key.lastUsedAt !== null && now - row.key.lastUsedAt < LAST_USED_RESOLUTION_MS) return row;
+  if (row.key.lastUsedAt !== null && now - row.key.lastUsedAt < LAST_USED_RESOLUTION_MS) return signedIn;
   try {
     await touchKey(deps.db, hash, now);
     row.key.lastUsedAt = now;
@@ -101,7 +120,7 @@ async function signIn(hash: string, attempt: SignInAttempt, deps: LimiterDeps): 
       JSON.stringify({ level: 'warn', request_id: attempt.requestId, error: `last_used_at not written: ${describeError(error)}` }),
     );
   }
-  return row;
+  return signedIn;
 }
 
 /**
@@ -109,7 +128,7 @@ async function signIn(hash: string, attempt: SignInAttempt, deps: LimiterDeps): 
  * limit). A failure is counted for the client's network, and past its limit answered 429 instead of 401; a
  * valid key never meets that limit. The failure's count stays out of the RateLimit headers.
  */
-export async function authenticate(attempt: SignInAttempt, deps: LimiterDeps): Promise<AuthContext> {
+export async function authenticate(attempt: SignInAttempt, deps: LimiterDeps, readWith?: ReadWithSignIn): Promise<SignedIn> {
   let token: string;
   try {
     token = wellFormedKey(attempt.authorization);
@@ -117,7 +136,8 @@ export async function authenticate(attempt: SignInAttempt, deps: LimiterDeps): P
     await countRequest([authFailureBucket(networkOf(attempt.clientAddress))], deps, { requestId: attempt.requestId });
     throw error;
   }
-  return deps.config.rateLimitsEnabled ? signInCounted(hashKey(token), attempt, deps) : signIn(hashKey(token), attempt, deps);
+  const hash = hashKey(token);
+  return deps.config.rateLimitsEnabled ? signInCounted(hash, attempt, deps, readWith) : signIn(hash, attempt, deps, readWith);
 }
 
 export function requireScope(auth: AuthContext, scope: Scope): void {

@@ -36,6 +36,8 @@ export interface RequestContext {
   readonly params: Readonly<Record<string, string>>;
   /** The calling key and its account, on routes that take a key. */
   readonly auth?: AuthContext;
+  /** What the route's readWithSignIn read in the sign-in's round trip (RouteSpec). */
+  readonly signInRead?: unknown;
   /** The client's address as the runtime saw it (or X-Forwarded-For behind a trusted proxy). */
   readonly clientAddress: string | undefined;
   /** Buckets this request was counted in; the RateLimit headers are made from it. */
@@ -47,10 +49,19 @@ export interface RequestContext {
   readonly waitUntil: (task: Promise<unknown>) => void;
 }
 
+/** What the guard learnt before the handler runs: on routes that take a key, the caller and the sign-in's read. */
+export type Guarded = Pick<RequestContext, 'auth' | 'signInRead'>;
+
 /** The context of a route that takes a key, after the guard has authenticated it. */
 type KeyedContext = RequestContext & { readonly auth: AuthContext };
 
 export function keyed(context: RequestContext): KeyedContext {
   if (!context.auth) throw new Error('route that takes a key was reached without authentication');
   return context as KeyedContext;
+}
+
+/** The rows a route's readWithSignIn read with the sign-in (the guard reads them for every route that has one). */
+export function signInRows<Row>(context: RequestContext): Row[] {
+  if (!Array.isArray(context.signInRead)) throw new Error('a route that reads with the sign-in was reached without its rows');
+  return context.signInRead as Row[];
 }

@@ -1,5 +1,7 @@
+import type { BatchItem } from 'drizzle-orm/batch';
 import type { ErrorCode } from '../contract/errors.ts';
 import type { Scope } from '../contract/scopes.ts';
+import type { CallerInSql } from '../limits/in-sql.ts';
 import type { RequestContext } from './context.ts';
 
 /** OpenAPI fragments a route states about itself; the OpenAPI document is assembled from them. */
@@ -39,6 +41,12 @@ export interface RouteSpec {
   /** False only for GET /api/v1/openapi.json, which takes no `Svc-Version` (section 4). */
   readonly versioned: boolean;
   readonly doc: RouteDoc;
+  /**
+   * A key route's read, sent in the sign-in's round trip: built from the request and the caller as SQL before the
+   * key is known, its rows given to the handler as `signInRead`. Undefined, or returning undefined (a request the
+   * handler will refuse), the handler reads for itself.
+   */
+  readonly readWithSignIn?: (context: RequestContext, caller: CallerInSql) => BatchItem<'sqlite'> | undefined;
   handle(context: RequestContext): Response | Promise<Response>;
 }
 

@@ -14,8 +14,8 @@ import { RoundTrips } from '../support/round-trips.ts';
 const ROUND_TRIPS = {
   'GET /api/v1/templates (no key)': 0,
   'GET /api/v1/account': 1,
-  'GET /api/v1/documents': 2,
-  'GET /api/v1/documents/{id}': 2,
+  'GET /api/v1/documents': 1,
+  'GET /api/v1/documents/{id}': 1,
   'POST /api/v1/documents/validate': 1,
   'POST /api/v1/documents, preview': 3,
   'POST /api/v1/documents, final': 3,
