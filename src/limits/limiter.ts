@@ -114,3 +114,64 @@ export async function admit(db: Database, buckets: readonly Bucket[], now: numbe
     throw new LimiterUnavailable(describeError(error));
   }
 }
+
+/** None of `buckets` is full in its current window, as SQL (read before the batch counts them). */
+export function openInSql(buckets: readonly BucketInSql[], now: number): SQL {
+  const full = buckets.map((bucket) => {
+    const start = windowStart(now, bucket.windowMs);
+    return sql`(${rateLimitWindows.bucket} = ${bucket.name} AND ${rateLimitWindows.windowStart} = ${start} AND ${rateLimitWindows.count} >= ${bucket.limit})`;
+  });
+  return sql`NOT EXISTS (SELECT 1 FROM ${rateLimitWindows} WHERE ${sql.join(full, sql` OR `)})`;
+}
+
+/**
+ * admit's statements for a batch, where `condition` holds: the windows' rows made sure of, every bucket counted
+ * only if none is full, then their counts read (whether or not they were counted). admissionOf reads the answers.
+ */
+export function admitInBatch(db: Database, buckets: readonly BucketInSql[], now: number, condition: SQL) {
+  const windows = buckets.map((bucket) => {
+    const start = windowStart(now, bucket.windowMs);
+    return { bucket, start, end: start + bucket.windowMs };
+  });
+  const rows = sql.join(
+    windows.map(({ bucket, start, end }) => sql`SELECT ${bucket.name}, ${start}, 0, ${end} WHERE ${condition}`),
+    sql` UNION ALL `,
+  );
+  const wanted = sql.join(
+    windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start}, ${bucket.limit})`),
+    sql`, `,
+  );
+  const keys = sql.join(
+    windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start})`),
+    sql`, `,
+  );
+  return [
+    db.insert(rateLimitWindows).select(sql`SELECT * FROM (${rows}) WHERE true`).onConflictDoNothing(),
+    db.all<{ bucket: string; count: number }>(sql`
+      WITH wanted(bucket, window_start, quota) AS (VALUES ${wanted})
+      UPDATE ${rateLimitWindows} SET count = count + 1
+      WHERE ${condition} AND (bucket, window_start) IN (SELECT bucket, window_start FROM wanted)
+        AND NOT EXISTS (
+          SELECT 1 FROM ${rateLimitWindows} AS w JOIN wanted ON w.bucket = wanted.bucket AND w.window_start = wanted.window_start
+          WHERE w.count >= wanted.quota)
+      RETURNING bucket, count`),
+    db.all<{ bucket: string; count: number }>(
+      sql`SELECT bucket, count FROM ${rateLimitWindows} WHERE (bucket, window_start) IN (VALUES ${keys})`,
+    ),
+  ] as const;
+}
+
+/**
+ * The admission of buckets counted by admitInBatch, from its statements' answers: admitted when every bucket was
+ * counted, else refused by the full ones (their counts read after the batch counted nothing).
+ */
+export function admissionOf(buckets: readonly Bucket[], now: number, [, counted, current]: readonly unknown[]): Admission {
+  const windows = buckets.map((bucket) => ({ bucket, resetAt: windowStart(now, bucket.windowMs) + bucket.windowMs }));
+  const counts = new Map((counted as { bucket: string; count: number }[]).map((row) => [row.bucket, row.count]));
+  if (counts.size === buckets.length) {
+    return { admitted: true, states: windows.map(({ bucket, resetAt }) => ({ bucket, count: counts.get(bucket.name)!, resetAt })) };
+  }
+  const read = new Map((current as { bucket: string; count: number }[]).map((row) => [row.bucket, row.count]));
+  const states = windows.map(({ bucket, resetAt }) => ({ bucket, count: read.get(bucket.name) ?? 0, resetAt }));
+  return { admitted: false, states, refusing: states.filter((state) => state.count >= state.bucket.limit) };
+}

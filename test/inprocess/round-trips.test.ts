@@ -20,7 +20,7 @@ const ROUND_TRIPS = {
   'POST /api/v1/documents, preview': 3,
   'POST /api/v1/documents, final': 3,
   'POST /api/v1/documents, final with a new Idempotency-Key': 4,
-  'the same Idempotency-Key replayed': 6,
+  'the same Idempotency-Key replayed': 5,
   'a well-formed key that does not exist (401)': 1,
 };
 type RequestType = keyof typeof ROUND_TRIPS;
