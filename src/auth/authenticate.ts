@@ -1,14 +1,15 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { planOf } from '../accounts/plans.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import type { Scope } from '../contract/scopes.ts';
+import type { Database } from '../db/database.ts';
 import { describeError } from '../db/failures.ts';
 import { authFailureBucket, requestBuckets } from '../limits/buckets.ts';
 import { countRequest, type LimiterDeps, limiterDown, reportAdmission } from '../limits/count.ts';
-import { bucketsInSql, type CallerInSql, fixedBucketInSql } from '../limits/in-sql.ts';
-import { countInBatch, singleAdmission } from '../limits/limiter.ts';
+import { bucketsInSql, fixedBucketInSql } from '../limits/in-sql.ts';
+import { countInBatch, openInSql, singleAdmission } from '../limits/limiter.ts';
 import { networkOf } from '../limits/network.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import { hashKey, isWellFormedKey } from './key-format.ts';
@@ -17,15 +18,21 @@ import { callerInSql, type KeyWithAccount, keyByHash, LAST_USED_RESOLUTION_MS, s
 export type AuthContext = KeyWithAccount;
 
 /**
- * What a route reads with the sign-in, in its round trip: built before the key is known, from the caller as SQL
- * (its account is the active key's; none when the key is not active).
+ * The caller of a request as SQL, for statements sent with the sign-in (callerInSql): with `admitted`, whether
+ * the key is active and the request will be admitted by its requests bucket (read before the batch counts it).
  */
-export type ReadWithSignIn = (caller: CallerInSql) => BatchItem<'sqlite'> | undefined;
+export type SigningIn = ReturnType<typeof callerInSql> & { readonly admitted: SQL };
 
-/** The calling key and its account, and what the route read with them (undefined when it read nothing). */
+/**
+ * Statements a route sends in the sign-in's round trip, before the batch's own look-up of the key (so that they
+ * may change what it reads: a renewed credit period), built before the key is known from the caller as SQL.
+ */
+export type WithSignIn = (caller: SigningIn) => Promise<readonly BatchItem<'sqlite'>[] | undefined>;
+
+/** The calling key and its account, and the answers of the route's statements (empty when it sent none). */
 export interface SignedIn {
   readonly auth: AuthContext;
-  readonly read: unknown;
+  readonly answers: readonly unknown[];
 }
 
 /** What a caller presents: the Authorization header as sent (null without one) and the address it came from. */
@@ -67,33 +74,32 @@ function wellFormedKey(header: string | null): string {
  * either the request in the key's requests bucket or a failed sign-in for the client's network. The batch
  * writes, so a database that cannot take it leaves the request uncounted: 503 limiter_unavailable.
  */
-async function signInCounted(hash: string, attempt: SignInAttempt, deps: LimiterDeps, readWith?: ReadWithSignIn): Promise<SignedIn> {
+async function signInCounted(hash: string, attempt: SignInAttempt, deps: LimiterDeps, withSignIn?: WithSignIn): Promise<SignedIn> {
   const { db, clock } = deps;
   const now = clock.now();
   const failure = authFailureBucket(networkOf(attempt.clientAddress));
   const caller = callerInSql(hash);
-  const read = readWith?.(caller);
-  let found: AuthContext[];
-  let failureCounted: { count: number }[];
-  let requestCounted: { count: number }[];
-  let readResult: unknown;
+  const [requests] = bucketsInSql((keyId, _accountId, plan) => requestBuckets(keyId, plan), caller);
+  let answers: readonly unknown[];
   try {
-    const [requests] = bucketsInSql((keyId, _accountId, plan) => requestBuckets(keyId, plan), caller);
-    [, found, failureCounted, requestCounted, readResult] = await db.batch([
+    // Inside: a route's statements count in buckets too, and a limiter out of reach may fail them as they are made.
+    const routeStatements = (await withSignIn?.({ ...caller, admitted: sql`${caller.active} AND ${openInSql([requests!], now)}` })) ?? [];
+    answers = await db.batch([
       touchKey(db, hash, now),
+      ...routeStatements,
       keyByHash(db, hash),
       countInBatch(db, fixedBucketInSql(failure), now, sql`NOT ${caller.active}`),
       countInBatch(db, requests!, now, caller.active),
-      ...(read ? [read] : []),
-    ]);
+    ] as unknown as Parameters<Database['batch']>[0]);
   } catch (error) {
     throw limiterDown(attempt.requestId, error);
   }
+  const [found, failureCounted, requestCounted] = answers.slice(-3) as [AuthContext[], { count: number }[], { count: number }[]];
   const row = found[0];
   if (row && row.key.revokedAt === null) {
     const [bucket] = requestBuckets(row.key.id, planOf(row.account.plan).limits);
     reportAdmission(singleAdmission(bucket!, now, requestCounted[0]), now, attempt);
-    return { auth: row, read: readResult };
+    return { auth: row, answers: answers.slice(1, -3) };
   }
   // The failure's count stays out of the RateLimit headers.
   reportAdmission(singleAdmission(failure, now, failureCounted[0]), now, {});
@@ -104,12 +110,15 @@ async function signInCounted(hash: string, attempt: SignInAttempt, deps: Limiter
  * With rate limits off, one read; last_used_at is written after it when a minute old, and a write that fails
  * (the database busy) never fails the request: reading needs no lock on an embedded file.
  */
-async function signIn(hash: string, attempt: SignInAttempt, deps: LimiterDeps, readWith?: ReadWithSignIn): Promise<SignedIn> {
-  const read = readWith?.(callerInSql(hash));
-  const [found, readResult] = read ? await deps.db.batch([keyByHash(deps.db, hash), read]) : [await keyByHash(deps.db, hash)];
-  const row = found[0];
+async function signIn(hash: string, attempt: SignInAttempt, deps: LimiterDeps, withSignIn?: WithSignIn): Promise<SignedIn> {
+  const caller = callerInSql(hash);
+  const routeStatements = (await withSignIn?.({ ...caller, admitted: caller.active })) ?? [];
+  const answers = routeStatements.length
+    ? await deps.db.batch([...routeStatements, keyByHash(deps.db, hash)] as unknown as Parameters<Database['batch']>[0])
+    : [await keyByHash(deps.db, hash)];
+  const row = (answers.at(-1) as AuthContext[])[0];
   if (!row || row.key.revokedAt !== null) throw invalidKey();
-  const signedIn = { auth: row, read: readResult };
+  const signedIn = { auth: row, answers: answers.slice(0, -1) };
   const now = deps.clock.now();
   if (row.key.lastUsedAt !== null && now - row.key.lastUsedAt < LAST_USED_RESOLUTION_MS) return signedIn;
   try {
@@ -128,7 +137,7 @@ async function signIn(hash: string, attempt: SignInAttempt, deps: LimiterDeps, r
  * limit). A failure is counted for the client's network, and past its limit answered 429 instead of 401; a
  * valid key never meets that limit. The failure's count stays out of the RateLimit headers.
  */
-export async function authenticate(attempt: SignInAttempt, deps: LimiterDeps, readWith?: ReadWithSignIn): Promise<SignedIn> {
+export async function authenticate(attempt: SignInAttempt, deps: LimiterDeps, withSignIn?: WithSignIn): Promise<SignedIn> {
   let token: string;
   try {
     token = wellFormedKey(attempt.authorization);
@@ -137,7 +146,7 @@ export async function authenticate(attempt: SignInAttempt, deps: LimiterDeps, re
     throw error;
   }
   const hash = hashKey(token);
-  return deps.config.rateLimitsEnabled ? signInCounted(hash, attempt, deps, readWith) : signIn(hash, attempt, deps, readWith);
+  return deps.config.rateLimitsEnabled ? signInCounted(hash, attempt, deps, withSignIn) : signIn(hash, attempt, deps, withSignIn);
 }
 
 export function requireScope(auth: AuthContext, scope: Scope): void {

@@ -109,11 +109,14 @@ const activeByHash = (hash: string) => sql`${apiKeys.hash} = ${hash} AND ${apiKe
  * The caller of a request as SQL, for statements batched with the key's own look-up: whether the key with this
  * hash is active, its id, its account's id and plan (NULL when there is no such active key).
  */
-export function callerInSql(hash: string): CallerInSql & { readonly active: SQL } {
+export function callerInSql(hash: string): CallerInSql & { readonly active: SQL; hasScope(scope: Scope): SQL } {
   const ofActiveKey = (column: SQL) => sql`(SELECT ${column} FROM ${apiKeys} WHERE ${activeByHash(hash)})`;
   const accountId = ofActiveKey(sql`${apiKeys.accountId}`);
   return {
     active: sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${activeByHash(hash)})`,
+    // scopesOf's reading of the space-separated list, in SQL.
+    hasScope: (scope) =>
+      sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${activeByHash(hash)} AND instr(' ' || ${apiKeys.scopes} || ' ', ${` ${scope} `}) > 0)`,
     keyId: ofActiveKey(sql`${apiKeys.id}`),
     accountId,
     plan: sql`(SELECT ${accounts.plan} FROM ${accounts} WHERE ${accounts.id} = ${accountId})`,

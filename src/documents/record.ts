@@ -39,7 +39,7 @@ type AccountId = string | SQL;
 const visible = (accountId: AccountId, now: number) => and(eq(documents.accountId, accountId), gt(documents.createdAt, now - RETENTION_MS));
 
 /** The query of findDocument, for a batch: at most one row. */
-export function documentQuery(db: Database, accountId: AccountId, id: string, now: number) {
+export function documentQuery(db: Database, accountId: AccountId, id: string | SQL, now: number) {
   return db
     .select()
     .from(documents)

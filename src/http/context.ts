@@ -36,8 +36,8 @@ export interface RequestContext {
   readonly params: Readonly<Record<string, string>>;
   /** The calling key and its account, on routes that take a key. */
   readonly auth?: AuthContext;
-  /** What the route's readWithSignIn read in the sign-in's round trip (RouteSpec). */
-  readonly signInRead?: unknown;
+  /** The answers of the route's withSignIn statements, sent in the sign-in's round trip (RouteSpec). */
+  readonly signInAnswers?: readonly unknown[];
   /** The client's address as the runtime saw it (or X-Forwarded-For behind a trusted proxy). */
   readonly clientAddress: string | undefined;
   /** Buckets this request was counted in; the RateLimit headers are made from it. */
@@ -50,7 +50,7 @@ export interface RequestContext {
 }
 
 /** What the guard learnt before the handler runs: on routes that take a key, the caller and the sign-in's read. */
-export type Guarded = Pick<RequestContext, 'auth' | 'signInRead'>;
+export type Guarded = Pick<RequestContext, 'auth' | 'signInAnswers'>;
 
 /** The context of a route that takes a key, after the guard has authenticated it. */
 type KeyedContext = RequestContext & { readonly auth: AuthContext };
@@ -60,8 +60,9 @@ export function keyed(context: RequestContext): KeyedContext {
   return context as KeyedContext;
 }
 
-/** The rows a route's readWithSignIn read with the sign-in (the guard reads them for every route that has one). */
+/** The rows of the route's one withSignIn query (the guard runs it for every route that has one). */
 export function signInRows<Row>(context: RequestContext): Row[] {
-  if (!Array.isArray(context.signInRead)) throw new Error('a route that reads with the sign-in was reached without its rows');
-  return context.signInRead as Row[];
+  const rows = context.signInAnswers?.[0];
+  if (!Array.isArray(rows)) throw new Error('a route that reads with the sign-in was reached without its rows');
+  return rows as Row[];
 }

@@ -13,15 +13,15 @@ export async function guardRoute(route: RouteSpec, context: RequestContext): Pro
   if (route.access.kind === 'operator') return guardOperator(context);
   if (route.access.kind !== 'key') return {};
   const { deps, requestId, rateLimits, trace } = context;
-  const { auth, read } = await authenticate(
+  const { auth, answers } = await authenticate(
     { authorization: context.request.headers.get(HEADERS.authorization), clientAddress: context.clientAddress, requestId, rateLimits },
     deps,
-    route.readWithSignIn && ((caller) => route.readWithSignIn!(context, caller)),
+    route.withSignIn && ((caller) => route.withSignIn!(context, caller)),
   );
   trace.accountId = auth.account.id;
   trace.keyId = auth.key.id;
   if (route.access.scope) requireScope(auth, route.access.scope);
-  return { auth, signInRead: read };
+  return { auth, signInAnswers: answers };
 }
 
 /** Operator routes: the operator secret; without one configured the route does not exist. */

@@ -1,7 +1,7 @@
 import type { BatchItem } from 'drizzle-orm/batch';
+import type { SigningIn } from '../auth/authenticate.ts';
 import type { ErrorCode } from '../contract/errors.ts';
 import type { Scope } from '../contract/scopes.ts';
-import type { CallerInSql } from '../limits/in-sql.ts';
 import type { RequestContext } from './context.ts';
 
 /** OpenAPI fragments a route states about itself; the OpenAPI document is assembled from them. */
@@ -42,11 +42,11 @@ export interface RouteSpec {
   readonly versioned: boolean;
   readonly doc: RouteDoc;
   /**
-   * A key route's read, sent in the sign-in's round trip: built from the request and the caller as SQL before the
-   * key is known, its rows given to the handler as `signInRead`. Undefined, or returning undefined (a request the
+   * A key route's statements, sent in the sign-in's round trip: built from the request and the caller as SQL before
+   * the key is known, their answers given to the handler as `signInAnswers`. None (undefined, as for a request the
    * handler will refuse), the handler reads for itself.
    */
-  readonly readWithSignIn?: (context: RequestContext, caller: CallerInSql) => BatchItem<'sqlite'> | undefined;
+  readonly withSignIn?: (context: RequestContext, caller: SigningIn) => Promise<readonly BatchItem<'sqlite'>[] | undefined>;
   handle(context: RequestContext): Response | Promise<Response>;
 }
 

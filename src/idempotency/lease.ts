@@ -114,7 +114,8 @@ export function leaseInBatch(db: Database, attempt: LeaseAttempt, condition: SQL
       .onConflictDoUpdate({
         target: [idempotencyKeys.accountId, idempotencyKeys.key],
         set: { fingerprint, leaseId, leaseStartedAt: now, createdAt: now, documentId: null },
-        setWhere: sql`${takeable(attempt)} AND ${condition}`,
+        // Without `condition` the SELECT proposes no row, so nothing conflicts: the update needs only takeable.
+        setWhere: takeable(attempt),
       })
       .returning({ leaseId: idempotencyKeys.leaseId }),
   ] as const;

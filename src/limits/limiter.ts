@@ -134,7 +134,7 @@ export function admitInBatch(db: Database, buckets: readonly BucketInSql[], now:
     return { bucket, start, end: start + bucket.windowMs };
   });
   const rows = sql.join(
-    windows.map(({ bucket, start, end }) => sql`SELECT ${bucket.name}, ${start}, 0, ${end} WHERE ${condition}`),
+    windows.map(({ bucket, start, end }) => sql`SELECT ${bucket.name}, ${start}, 0, ${end}`),
     sql` UNION ALL `,
   );
   const wanted = sql.join(
@@ -146,7 +146,7 @@ export function admitInBatch(db: Database, buckets: readonly BucketInSql[], now:
     sql`, `,
   );
   return [
-    db.insert(rateLimitWindows).select(sql`SELECT * FROM (${rows}) WHERE true`).onConflictDoNothing(),
+    db.insert(rateLimitWindows).select(sql`SELECT * FROM (${rows}) WHERE ${condition}`).onConflictDoNothing(),
     db.all<{ bucket: string; count: number }>(sql`
       WITH wanted(bucket, window_start, quota) AS (VALUES ${wanted})
       UPDATE ${rateLimitWindows} SET count = count + 1

@@ -27,7 +27,7 @@ export const getDocumentRoute = defineRoute({
     responses: { 200: { description: 'The record.', schema: { $ref: '#/components/schemas/Document' } } },
     errors: ['document_not_found'],
   },
-  readWithSignIn: ({ deps, params }, caller) => documentQuery(deps.db, caller.accountId, params.id ?? '', deps.clock.now()),
+  withSignIn: async ({ deps, params }, caller) => [documentQuery(deps.db, caller.accountId, params.id ?? '', deps.clock.now())],
   async handle(context) {
     const [row] = signInRows<DocumentRow>(context);
     if (!row) {

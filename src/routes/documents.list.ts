@@ -51,9 +51,9 @@ export const listDocumentsRoute = defineRoute({
     responses: { 200: { description: 'A page of records.', schema: { $ref: '#/components/schemas/DocumentList' } } },
     errors: [],
   },
-  readWithSignIn: ({ deps, url }, caller) => {
+  withSignIn: async ({ deps, url }, caller) => {
     const query = firstPageQuery(url);
-    return query && listQuery(deps.db, { accountId: caller.accountId, now: deps.clock.now(), ...query });
+    return query && [listQuery(deps.db, { accountId: caller.accountId, now: deps.clock.now(), ...query })];
   },
   async handle(context) {
     const { auth, deps, url } = keyed(context);
