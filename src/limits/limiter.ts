@@ -4,7 +4,7 @@ import { describeError } from '../db/failures.ts';
 import { preparedPerDatabase } from '../db/prepared.ts';
 import { rateLimitWindows } from '../db/schema.ts';
 import { type Bucket, windowStart } from './buckets.ts';
-import type { BucketInSql } from './in-sql.ts';
+import { type BucketInSql, fixedBucketInSql } from './in-sql.ts';
 
 export interface BucketState {
   bucket: Bucket;
@@ -69,47 +69,18 @@ export class LimiterUnavailable extends Error {}
 
 /**
  * Counts a request against all of its buckets or none, in SQL: one batch makes sure each window's row exists,
- * then one UPDATE adds 1 to every row only if none of them is at its limit. No read-modify-write in
+ * adds 1 to every row only if none of them is at its limit, and reads the counts. No read-modify-write in
  * JavaScript, so the same holds across processes and isolates sharing the database.
  */
 export async function admit(db: Database, buckets: readonly Bucket[], now: number): Promise<Admission> {
-  const windows = buckets.map((bucket) => {
-    const start = windowStart(now, bucket.windowMs);
-    return { bucket, start, end: start + bucket.windowMs };
-  });
   try {
-    if (windows.length === 1) return await admitOne(db, windows[0]!, now);
-    const values = sql.join(
-      windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start}, ${bucket.limit})`),
-      sql`, `,
-    );
-    const [, updated] = await db.batch([
-      db
-        .insert(rateLimitWindows)
-        .values(windows.map(({ bucket, start, end }) => ({ bucket: bucket.name, windowStart: start, count: 0, expiresAt: end })))
-        .onConflictDoNothing(),
-      db.all<{ bucket: string; count: number }>(sql`
-        WITH wanted(bucket, window_start, quota) AS (VALUES ${values})
-        UPDATE ${rateLimitWindows} SET count = count + 1
-        WHERE (bucket, window_start) IN (SELECT bucket, window_start FROM wanted)
-          AND NOT EXISTS (
-            SELECT 1 FROM ${rateLimitWindows} AS w JOIN wanted ON w.bucket = wanted.bucket AND w.window_start = wanted.window_start
-            WHERE w.count >= wanted.quota)
-        RETURNING bucket, count`),
-    ]);
-    const counts = new Map((updated as { bucket: string; count: number }[]).map((row) => [row.bucket, row.count]));
-    if (counts.size === windows.length) {
-      return { admitted: true, states: windows.map(({ bucket, end }) => ({ bucket, count: counts.get(bucket.name)!, resetAt: end })) };
+    if (buckets.length === 1) {
+      const [bucket] = buckets;
+      const start = windowStart(now, bucket!.windowMs);
+      return await admitOne(db, { bucket: bucket!, start, end: start + bucket!.windowMs }, now);
     }
-    const current = await db.all<{ bucket: string; count: number }>(sql`
-      SELECT bucket, count FROM ${rateLimitWindows}
-      WHERE (bucket, window_start) IN (VALUES ${sql.join(
-        windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start})`),
-        sql`, `,
-      )})`);
-    const counted = new Map(current.map((row) => [row.bucket, row.count]));
-    const states = windows.map(({ bucket, end }) => ({ bucket, count: counted.get(bucket.name) ?? 0, resetAt: end }));
-    return { admitted: false, states, refusing: states.filter((state) => state.count >= state.bucket.limit) };
+    const answers = await db.batch(admitInBatch(db, buckets.map(fixedBucketInSql), now, sql`1 = 1`));
+    return admissionOf(buckets, now, answers);
   } catch (error) {
     throw new LimiterUnavailable(describeError(error));
   }
