@@ -13,7 +13,7 @@ import { countInBatch, openInSql, singleAdmission } from '../limits/limiter.ts';
 import { networkOf } from '../limits/network.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import { hashKey, isWellFormedKey } from './key-format.ts';
-import { callerInSql, type KeyWithAccount, keyByHash, LAST_USED_RESOLUTION_MS, scopesOf, touchKey } from './store.ts';
+import { callerInSql, type KeyWithAccount, keyByHash, keyWithAccount, LAST_USED_RESOLUTION_MS, scopesOf, touchKey } from './store.ts';
 
 export type AuthContext = KeyWithAccount;
 
@@ -87,19 +87,19 @@ async function signInCounted(hash: string, attempt: SignInAttempt, deps: Limiter
     answers = await db.batch([
       touchKey(db, hash, now),
       ...routeStatements,
-      keyByHash(db, hash),
+      ...keyByHash(db, hash),
       countInBatch(db, fixedBucketInSql(failure), now, sql`NOT ${caller.active}`),
       countInBatch(db, requests!, now, caller.active),
     ] as unknown as Parameters<Database['batch']>[0]);
   } catch (error) {
     throw limiterDown(attempt.requestId, error);
   }
-  const [found, failureCounted, requestCounted] = answers.slice(-3) as [AuthContext[], { count: number }[], { count: number }[]];
-  const row = found[0];
+  const [failureCounted, requestCounted] = answers.slice(-2) as [{ count: number }[], { count: number }[]];
+  const row = keyWithAccount(answers.slice(-4, -2));
   if (row && row.key.revokedAt === null) {
     const [bucket] = requestBuckets(row.key.id, planOf(row.account.plan).limits);
     reportAdmission(singleAdmission(bucket!, now, requestCounted[0]), now, attempt);
-    return { auth: row, answers: answers.slice(1, -3) };
+    return { auth: row, answers: answers.slice(1, -4) };
   }
   // The failure's count stays out of the RateLimit headers.
   reportAdmission(singleAdmission(failure, now, failureCounted[0]), now, {});
@@ -113,12 +113,10 @@ async function signInCounted(hash: string, attempt: SignInAttempt, deps: Limiter
 async function signIn(hash: string, attempt: SignInAttempt, deps: LimiterDeps, withSignIn?: WithSignIn): Promise<SignedIn> {
   const caller = callerInSql(hash);
   const routeStatements = (await withSignIn?.({ ...caller, admitted: caller.active })) ?? [];
-  const answers = routeStatements.length
-    ? await deps.db.batch([...routeStatements, keyByHash(deps.db, hash)] as unknown as Parameters<Database['batch']>[0])
-    : [await keyByHash(deps.db, hash)];
-  const row = (answers.at(-1) as AuthContext[])[0];
+  const answers = await deps.db.batch([...routeStatements, ...keyByHash(deps.db, hash)] as unknown as Parameters<Database['batch']>[0]);
+  const row = keyWithAccount(answers.slice(-2));
   if (!row || row.key.revokedAt !== null) throw invalidKey();
-  const signedIn = { auth: row, answers: answers.slice(0, -1) };
+  const signedIn = { auth: row, answers: answers.slice(0, -2) };
   const now = deps.clock.now();
   if (row.key.lastUsedAt !== null && now - row.key.lastUsedAt < LAST_USED_RESOLUTION_MS) return signedIn;
   try {

@@ -123,13 +123,23 @@ export function callerInSql(hash: string): CallerInSql & { readonly active: SQL;
   };
 }
 
-/** One indexed look-up by hash for every well-formed key, found or not, active or revoked; for a batch. */
+/**
+ * One indexed look-up by hash for every well-formed key, found or not, active or revoked, and its account: two
+ * queries for a batch rather than a join, whose columns of the same name (id, created_at) D1's batch answers
+ * would merge (it answers rows as objects by column name). keyWithAccount reads their answers.
+ */
 export function keyByHash(db: Database, hash: string) {
-  return db
-    .select({ key: apiKeys, account: accounts })
-    .from(apiKeys)
-    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
-    .where(eq(apiKeys.hash, hash));
+  return [
+    db.select().from(apiKeys).where(eq(apiKeys.hash, hash)),
+    db.select().from(accounts).where(sql`${accounts.id} = (SELECT ${apiKeys.accountId} FROM ${apiKeys} WHERE ${apiKeys.hash} = ${hash})`),
+  ] as const;
+}
+
+/** The key and its account from keyByHash's answers; undefined when no key has the hash. */
+export function keyWithAccount([keys, accountRows]: readonly unknown[]): KeyWithAccount | undefined {
+  const [key] = keys as KeyRow[];
+  const [account] = accountRows as AccountRow[];
+  return key && account ? { key, account } : undefined;
 }
 
 /** last_used_at of the active key with this hash, when it was last written a minute ago or more; for a batch. */

@@ -13,6 +13,14 @@ import * as schema from '../../src/db/schema.ts';
  */
 export class RoundTrips {
   count = 0;
+  /** The most parameters one statement was sent with (D1 binds at most 100). */
+  mostParameters = 0;
+
+  #parameters(statements: readonly (string | { args?: unknown[] })[]): void {
+    for (const statement of statements) {
+      if (typeof statement !== 'string') this.mostParameters = Math.max(this.mostParameters, statement.args?.length ?? 0);
+    }
+  }
 
   /** Drizzle over `db`'s own libSQL client, every call counted. */
   libsql(db: Database): Database {
@@ -20,10 +28,12 @@ export class RoundTrips {
     const counted: SqlClient = {
       execute: (statement) => {
         this.count++;
+        this.#parameters([statement]);
         return client.execute(statement);
       },
       batch: (statements) => {
         this.count++;
+        this.#parameters(statements);
         return client.batch(statements);
       },
       migrate: (statements) => {
