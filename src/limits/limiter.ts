@@ -104,9 +104,11 @@ export function admitInBatch(db: Database, buckets: readonly BucketInSql[], now:
     const start = windowStart(now, bucket.windowMs);
     return { bucket, start, end: start + bucket.windowMs };
   });
+  // Rows as VALUES, not SELECTs joined by UNION ALL: D1 refuses a compound SELECT of more than a few terms
+  // ("too many terms in compound SELECT"), and a VALUES list is not one.
   const rows = sql.join(
-    windows.map(({ bucket, start, end }) => sql`SELECT ${bucket.name}, ${start}, 0, ${end}`),
-    sql` UNION ALL `,
+    windows.map(({ bucket, start, end }) => sql`(${bucket.name}, ${start}, 0, ${end})`),
+    sql`, `,
   );
   const wanted = sql.join(
     windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start}, ${bucket.limit})`),
@@ -117,7 +119,7 @@ export function admitInBatch(db: Database, buckets: readonly BucketInSql[], now:
     sql`, `,
   );
   return [
-    db.insert(rateLimitWindows).select(sql`SELECT * FROM (${rows}) WHERE ${condition}`).onConflictDoNothing(),
+    db.insert(rateLimitWindows).select(sql`SELECT * FROM (VALUES ${rows}) WHERE ${condition}`).onConflictDoNothing(),
     db.all<{ bucket: string; count: number }>(sql`
       WITH wanted(bucket, window_start, quota) AS (VALUES ${wanted})
       UPDATE ${rateLimitWindows} SET count = count + 1
