@@ -86,13 +86,17 @@ export async function admit(db: Database, buckets: readonly Bucket[], now: numbe
   }
 }
 
-/** None of `buckets` is full in its current window, as SQL (read before the batch counts them). */
+/**
+ * None of `buckets` is full in its current window, as SQL (read before the batch counts them): one look-up by
+ * primary key per bucket (an OR of them all would have SQLite scan every window).
+ */
 export function openInSql(buckets: readonly BucketInSql[], now: number): SQL {
-  const full = buckets.map((bucket) => {
+  const open = buckets.map((bucket) => {
     const start = windowStart(now, bucket.windowMs);
-    return sql`(${rateLimitWindows.bucket} = ${bucket.name} AND ${rateLimitWindows.windowStart} = ${start} AND ${rateLimitWindows.count} >= ${bucket.limit})`;
+    return sql`NOT EXISTS (SELECT 1 FROM ${rateLimitWindows} WHERE ${rateLimitWindows.bucket} = ${bucket.name}
+      AND ${rateLimitWindows.windowStart} = ${start} AND ${rateLimitWindows.count} >= ${bucket.limit})`;
   });
-  return sql`NOT EXISTS (SELECT 1 FROM ${rateLimitWindows} WHERE ${sql.join(full, sql` OR `)})`;
+  return sql`(${sql.join(open, sql` AND `)})`;
 }
 
 /**

@@ -84,8 +84,14 @@ function requestOf(type: RequestType, n: number, send: Send, documentId: string)
 const quantile = (samples: number[], q: number) =>
   [...samples].sort((a, b) => a - b)[Math.min(samples.length - 1, Math.floor(samples.length * q))]!;
 
-/** Sends each type WARMUP + RUNS times; `batchesOfLast` answers the durations of the last request's batches. */
-async function measure(name: string, send: Send, batchesOfLast: () => Promise<number[]>): Promise<void> {
+/** What a request's round trips took; on D1 also the rows they read and wrote, as D1 reports them. */
+interface Recorded {
+  durations: number[];
+  rows?: { read: number; written: number };
+}
+
+/** Sends each type WARMUP + RUNS times; `batchesOfLast` answers what the last request's batches took. */
+async function measure(name: string, send: Send, batchesOfLast: () => Promise<Recorded>): Promise<void> {
   const made = await send('/api/v1/documents', {
     method: 'POST',
     body: REFERENCE,
@@ -98,6 +104,7 @@ async function measure(name: string, send: Send, batchesOfLast: () => Promise<nu
   );
   for (const type of TYPES) {
     const byPosition: number[][] = [];
+    const rows = { read: 0, written: 0 };
     for (let n = 0; n < WARMUP + RUNS; n++) {
       const response = await requestOf(type, n, send, documentId);
       await response.arrayBuffer();
@@ -105,16 +112,20 @@ async function measure(name: string, send: Send, batchesOfLast: () => Promise<nu
       if (response.status !== expected || response.status >= 400 !== (type === 'unknown key (401)')) {
         throw new Error(`${name} ${type}: ${response.status}`);
       }
-      const batches = await batchesOfLast();
+      const { durations, rows: counted } = await batchesOfLast();
       if (n < WARMUP) continue;
-      batches.forEach((ms, position) => {
+      rows.read += counted?.read ?? 0;
+      rows.written += counted?.written ?? 0;
+      durations.forEach((ms, position) => {
         byPosition[position] = [...(byPosition[position] ?? []), ms];
       });
     }
     const cells = byPosition.map(
       (samples, position) => `batch ${position + 1}: ${quantile(samples, 0.5).toFixed(2)} (${Math.max(...samples).toFixed(2)})`,
     );
-    console.log(`  ${type.padEnd(52)} ${cells.join('   ')}`);
+    const perRequest = (total: number) => (total / RUNS).toFixed(1);
+    const counts = name.includes('D1') ? `   rows read ${perRequest(rows.read)}, written ${perRequest(rows.written)} a request` : '';
+    console.log(`  ${type.padEnd(52)} ${cells.join('   ')}${counts}`);
   }
 }
 
@@ -135,7 +146,7 @@ async function embedded(): Promise<void> {
     async () => {
       const last = durations;
       durations = [];
-      return last;
+      return { durations: last };
     },
   );
   client.close();
@@ -170,7 +181,7 @@ async function workerd(): Promise<void> {
       'Local D1 in workerd (wrangler dev --local)',
       (path, init, client) =>
         fetch(`${server.url}${path}`, { ...init, headers: { ...init?.headers, ...(client ? { 'X-Bench-Client': client } : {}) } }),
-      async () => (await (await fetch(`${server.url}/__batches`)).json()) as number[],
+      async () => (await (await fetch(`${server.url}/__batches`)).json()) as Recorded,
     );
   } finally {
     await server.stop();
