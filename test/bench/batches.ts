@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
-import { freePort, startProcess, tempDir, wrangler } from '../support/processes.ts';
+import { freePort, startProcess, tempDir, wrangler, wranglerDevArguments } from '../support/processes.ts';
 import { fixtureText } from '../support/requests.ts';
 import { timedBatches } from './timed-batches.ts';
 
@@ -158,24 +158,11 @@ async function workerd(): Promise<void> {
   await wrangler(['d1', 'migrations', 'apply', 'DB', '--local', '--config', config, '--persist-to', persist]);
   await wrangler(['d1', 'execute', 'DB', '--local', '--config', config, '--persist-to', persist, '--command', SEED]);
   const port = await freePort();
-  const server = await startProcess(
-    process.execPath,
-    [
-      here('../../.ci/wrangler.mjs'),
-      'dev',
-      '--local',
-      '--config',
-      config,
-      '--port',
-      String(port),
-      '--ip',
-      '127.0.0.1',
-      '--persist-to',
-      persist,
-      '--show-interactive-dev-session=false',
-    ],
-    { port, readyPath: '/__batches', timeoutMs: 60_000 },
-  );
+  const server = await startProcess(process.execPath, wranglerDevArguments(port, persist, {}, config), {
+    port,
+    readyPath: '/__batches',
+    timeoutMs: 60_000,
+  });
   try {
     await measure(
       'Local D1 in workerd (wrangler dev --local)',
