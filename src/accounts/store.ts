@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
 import { accounts } from '../db/schema.ts';
 import { newId } from '../ids.ts';
@@ -98,10 +98,23 @@ const ALLOWANCE_OF_PLAN = sql.raw(
  */
 export async function renewPeriodIfEnded(db: Database, account: AccountRow, now: number): Promise<AccountRow> {
   if (account.periodEnd > now) return account;
-  const [renewed] = await db
+  const [renewed] = await renewalOf(db, account.id, now, sql`1 = 1`);
+  return renewed ?? (await findAccount(db, account.id)) ?? account;
+}
+
+/**
+ * renewPeriodIfEnded's UPDATE for a batch, where `condition` holds, for an account id that may be SQL (the
+ * account of the key signing in, read in the same batch).
+ */
+export function renewalOf(db: Database, accountId: string | SQL, now: number, condition: SQL) {
+  return db
     .update(accounts)
     .set({ creditsRemaining: ALLOWANCE_OF_PLAN, periodEnd: periodEndAfter(now) })
-    .where(sql`${accounts.id} = ${account.id} AND ${accounts.periodEnd} <= ${now}`)
+    .where(sql`${accounts.id} = ${accountId} AND ${accounts.periodEnd} <= ${now} AND ${condition}`)
     .returning();
-  return renewed ?? (await findAccount(db, account.id)) ?? account;
+}
+
+/** The account has a credit left, as SQL (read in a batch, after a renewal earlier in it). */
+export function hasCredit(accountId: string | SQL): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${accounts} WHERE ${accounts.id} = ${accountId} AND ${accounts.creditsRemaining} > 0)`;
 }

@@ -1,15 +1,40 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
+import { planOf } from '../accounts/plans.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import type { Scope } from '../contract/scopes.ts';
+import type { Database } from '../db/database.ts';
 import { describeError } from '../db/failures.ts';
-import { authFailureBucket } from '../limits/buckets.ts';
-import { countRequest, type LimiterDeps } from '../limits/count.ts';
+import { authFailureBucket, requestBuckets } from '../limits/buckets.ts';
+import { countRequest, type LimiterDeps, limiterDown, reportAdmission } from '../limits/count.ts';
+import { bucketsInSql, fixedBucketInSql } from '../limits/in-sql.ts';
+import { countInBatch, openInSql, singleAdmission } from '../limits/limiter.ts';
 import { networkOf } from '../limits/network.ts';
+import type { RateLimitReport } from '../limits/report.ts';
 import { log } from '../log.ts';
 import { hashKey, isWellFormedKey } from './key-format.ts';
-import { findActiveKey, type KeyWithAccount, scopesOf, touchKey } from './store.ts';
+import { callerInSql, type KeyWithAccount, keyByHash, keyWithAccount, LAST_USED_RESOLUTION_MS, scopesOf, touchKey } from './store.ts';
 
 export type AuthContext = KeyWithAccount;
+
+/**
+ * The caller of a request as SQL, for statements sent with the sign-in (callerInSql): with `admitted`, whether
+ * the key is active and the request will be admitted by its requests bucket (read before the batch counts it).
+ */
+export type SigningIn = ReturnType<typeof callerInSql> & { readonly admitted: SQL };
+
+/**
+ * Statements a route sends in the sign-in's round trip, before the batch's own look-up of the key (so that they
+ * may change what it reads: a renewed credit period), built before the key is known from the caller as SQL.
+ */
+export type WithSignIn = (caller: SigningIn) => Promise<readonly BatchItem<'sqlite'>[] | undefined>;
+
+/** The calling key and its account, and the answers of the route's statements (empty when it sent none). */
+export interface SignedIn {
+  readonly auth: AuthContext;
+  readonly answers: readonly unknown[];
+}
 
 /** What a caller presents: the Authorization header as sent (null without one) and the address it came from. */
 interface SignInAttempt {
@@ -18,6 +43,8 @@ interface SignInAttempt {
   readonly clientAddress: string | undefined;
   /** For the log lines. */
   readonly requestId: string;
+  /** The request's RateLimit report: the requests bucket goes into it. */
+  readonly rateLimits: RateLimitReport;
 }
 
 const BEARER = /^bearer[ \t]+(\S+)[ \t]*$/i;
@@ -28,8 +55,7 @@ function invalidKey(): ApiError {
 }
 
 /** Section 5: `Authorization: Bearer <key>` only; the key is never read from the URL or the body. */
-async function findKey(attempt: SignInAttempt, deps: LimiterDeps): Promise<AuthContext> {
-  const header = attempt.authorization;
+function wellFormedKey(header: string | null): string {
   // An empty header counts as none: some proxies (and workerd's) drop empty headers, and the answer must not
   // depend on the runtime.
   if (header === null || header.trim() === '') {
@@ -40,31 +66,85 @@ async function findKey(attempt: SignInAttempt, deps: LimiterDeps): Promise<AuthC
   }
   const token = BEARER.exec(header)?.[1];
   if (!token || !isWellFormedKey(token)) throw invalidKey();
-  const found = await findActiveKey(deps.db, hashKey(token));
-  if (!found) throw invalidKey();
+  return token;
+}
+
+/**
+ * With rate limits on, one batch for a well-formed key: last_used_at (a convenience for the operator, written
+ * at most once a minute), the key and its account by the key's hash, and in SQL on whether that key is active,
+ * either the request in the key's requests bucket or a failed sign-in for the client's network. The batch
+ * writes, so a database that cannot take it leaves the request uncounted: 503 limiter_unavailable.
+ */
+async function signInCounted(hash: string, attempt: SignInAttempt, deps: LimiterDeps, withSignIn?: WithSignIn): Promise<SignedIn> {
+  const { db, clock } = deps;
+  const now = clock.now();
+  const failure = authFailureBucket(networkOf(attempt.clientAddress));
+  const caller = callerInSql(hash);
+  const [requests] = bucketsInSql((keyId, _accountId, plan) => requestBuckets(keyId, plan), caller);
+  let answers: readonly unknown[];
   try {
-    await touchKey(deps.db, found.key, deps.clock.now());
+    // Inside: a route's statements count in buckets too, and a limiter out of reach may fail them as they are made.
+    const routeStatements = (await withSignIn?.({ ...caller, admitted: sql`${caller.active} AND ${openInSql([requests!], now)}` })) ?? [];
+    answers = await db.batch([
+      touchKey(db, hash, now),
+      ...routeStatements,
+      ...keyByHash(db, hash),
+      countInBatch(db, fixedBucketInSql(failure), now, sql`NOT ${caller.active}`),
+      countInBatch(db, requests!, now, caller.active),
+    ] as unknown as Parameters<Database['batch']>[0]);
+  } catch (error) {
+    throw limiterDown(attempt.requestId, error);
+  }
+  const [failureCounted, requestCounted] = answers.slice(-2) as [{ count: number }[], { count: number }[]];
+  const row = keyWithAccount(answers.slice(-4, -2));
+  if (row && row.key.revokedAt === null) {
+    const [bucket] = requestBuckets(row.key.id, planOf(row.account.plan).limits);
+    reportAdmission(singleAdmission(bucket!, now, requestCounted[0]), now, attempt);
+    return { auth: row, answers: answers.slice(1, -4) };
+  }
+  // The failure's count stays out of the RateLimit headers.
+  reportAdmission(singleAdmission(failure, now, failureCounted[0]), now, {});
+  throw invalidKey();
+}
+
+/**
+ * With rate limits off, one read; last_used_at is written after it when a minute old, and a write that fails
+ * (the database busy) never fails the request: reading needs no lock on an embedded file.
+ */
+async function signIn(hash: string, attempt: SignInAttempt, deps: LimiterDeps, withSignIn?: WithSignIn): Promise<SignedIn> {
+  const caller = callerInSql(hash);
+  const routeStatements = (await withSignIn?.({ ...caller, admitted: caller.active })) ?? [];
+  const answers = await deps.db.batch([...routeStatements, ...keyByHash(deps.db, hash)] as unknown as Parameters<Database['batch']>[0]);
+  const row = keyWithAccount(answers.slice(-2));
+  if (!row || row.key.revokedAt !== null) throw invalidKey();
+  const signedIn = { auth: row, answers: answers.slice(0, -2) };
+  const now = deps.clock.now();
+  if (row.key.lastUsedAt !== null && now - row.key.lastUsedAt < LAST_USED_RESOLUTION_MS) return signedIn;
+  try {
+    await touchKey(deps.db, hash, now);
+    row.key.lastUsedAt = now;
   } catch (error) {
     // last_used_at is a convenience for the operator: a write that fails (a busy database) never fails the request.
     log('warn', 'last_used_at_not_written', { request_id: attempt.requestId, error: `last_used_at not written: ${describeError(error)}` });
   }
-  return found;
+  return signedIn;
 }
 
 /**
- * The calling key and its account, or 401. A failure is counted for the client's network, and past its limit
- * answered 429 instead of 401; a valid key never meets that limit. The failure's count stays out of the
- * RateLimit headers.
+ * The calling key and its account, or 401, with the request counted in the key's requests bucket (429 past its
+ * limit). A failure is counted for the client's network, and past its limit answered 429 instead of 401; a
+ * valid key never meets that limit. The failure's count stays out of the RateLimit headers.
  */
-export async function authenticate(attempt: SignInAttempt, deps: LimiterDeps): Promise<AuthContext> {
+export async function authenticate(attempt: SignInAttempt, deps: LimiterDeps, withSignIn?: WithSignIn): Promise<SignedIn> {
+  let token: string;
   try {
-    return await findKey(attempt, deps);
+    token = wellFormedKey(attempt.authorization);
   } catch (error) {
-    if (error instanceof ApiError && error.code === 'unauthorized') {
-      await countRequest([authFailureBucket(networkOf(attempt.clientAddress))], deps, { requestId: attempt.requestId });
-    }
+    await countRequest([authFailureBucket(networkOf(attempt.clientAddress))], deps, { requestId: attempt.requestId });
     throw error;
   }
+  const hash = hashKey(token);
+  return deps.config.rateLimitsEnabled ? signInCounted(hash, attempt, deps, withSignIn) : signIn(hash, attempt, deps, withSignIn);
 }
 
 export function requireScope(auth: AuthContext, scope: Scope): void {

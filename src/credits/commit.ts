@@ -1,4 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
+import { hasCredit } from '../accounts/store.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import type { Database } from '../db/database.ts';
@@ -35,7 +36,7 @@ export async function commitDocument(
   input: { row: NewDocumentRow; charge: boolean; lease: Lease | undefined },
 ): Promise<CommitOutcome> {
   const { row, charge, lease } = input;
-  const hasCredit = charge ? sql`EXISTS (SELECT 1 FROM ${accounts} WHERE id = ${row.accountId} AND credits_remaining > 0)` : sql`1 = 1`;
+  const credit = charge ? hasCredit(row.accountId) : sql`1 = 1`;
   const holdsLease = lease ? sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${heldBy(lease)})` : sql`1 = 1`;
   const recorded = sql`EXISTS (SELECT 1 FROM ${documents} WHERE id = ${row.id})`;
 
@@ -44,7 +45,7 @@ export async function commitDocument(
       credits_consumed, sha256, bytes, created_at)
     SELECT ${row.id}, ${row.accountId}, ${row.keyId}, ${row.template}, ${row.templateVersion}, ${row.mode}, ${row.paper},
       ${row.locale}, ${row.reference ?? null}, ${row.source}, ${row.creditsConsumed}, ${row.sha256}, ${row.bytes}, ${row.createdAt}
-    WHERE ${hasCredit} AND ${holdsLease}
+    WHERE ${credit} AND ${holdsLease}
     RETURNING id`);
   const balance = charge
     ? db

@@ -81,6 +81,8 @@ const BUSY_BACKOFF_MS = [1, 2, 5, 10, 25];
  * which takes no write lock once the table exists).
  */
 const RUN_BY_EXEC = /^\s*(BEGIN|COMMIT|END|ROLLBACK|SAVEPOINT|RELEASE|CREATE|DROP|ALTER)\b/i;
+/** A query (SELECT): a batch of nothing else is a read transaction. */
+const ONLY_READS = /^\s*SELECT\b/i;
 /** Statements that change rows: outside a transaction each runs in its own, which takes the lock first. */
 const CHANGES_ROWS = /^\s*(INSERT|UPDATE|DELETE|REPLACE|WITH)\b/i;
 
@@ -147,12 +149,17 @@ export class EmbeddedClient implements SqlClient {
     return resultSet(prepared, [], info.changes, BigInt(info.lastInsertRowid));
   }
 
-  /** The write lock is taken up front (BEGIN IMMEDIATE) by exec, so no prepared statement ever waits for it. */
+  /**
+   * The write lock is taken up front (BEGIN IMMEDIATE) by exec, so no prepared statement ever waits for it. A
+   * batch that only reads is one read transaction (BEGIN DEFERRED): its reads see one snapshot and, in WAL mode,
+   * take no lock, as a single read does not.
+   */
   #transaction(statements: readonly (string | SqlStatement)[]): ResultSet[] {
     // Nothing here keeps a transaction open between calls; one still open is left by a ROLLBACK that failed,
     // and a write run inside it would never be committed.
     if (this.#connection.inTransaction) this.#connection.exec('ROLLBACK');
-    this.#connection.exec('BEGIN IMMEDIATE');
+    const reads = statements.every((statement) => ONLY_READS.test(typeof statement === 'string' ? statement : statement.sql));
+    this.#connection.exec(reads ? 'BEGIN DEFERRED' : 'BEGIN IMMEDIATE');
     try {
       const results = statements.map((statement) => this.#run(statement));
       this.#connection.exec('COMMIT');

@@ -1,6 +1,8 @@
+import { sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { planOf } from '../accounts/plans.ts';
-import { findAccount, renewPeriodIfEnded } from '../accounts/store.ts';
-import { type AuthContext, requireScope } from '../auth/authenticate.ts';
+import { findAccount, hasCredit, renewalOf } from '../accounts/store.ts';
+import { type AuthContext, requireScope, type SigningIn } from '../auth/authenticate.ts';
 import { type Clock, isoSeconds } from '../clock.ts';
 import type { AppConfig } from '../config.ts';
 import { ApiError } from '../contract/api-error.ts';
@@ -12,17 +14,28 @@ import type { Database } from '../db/database.ts';
 import { describeError } from '../db/failures.ts';
 import { sha256Hex } from '../hash.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
-import { acquireLease, type Lease, releaseLease } from '../idempotency/lease.ts';
+import {
+  documentOfKey,
+  type Lease,
+  leaseDecisionOf,
+  leaseFree,
+  leaseInBatch,
+  leaseTaken,
+  releaseLease,
+  replayable,
+} from '../idempotency/lease.ts';
 import { newId } from '../ids.ts';
 import { isJsonObject, type JsonValue } from '../json/parse.ts';
 import { finalBuckets, previewBuckets, replayBuckets } from '../limits/buckets.ts';
-import { countRequest } from '../limits/count.ts';
+import { reportAdmission } from '../limits/count.ts';
+import { bucketsInSql } from '../limits/in-sql.ts';
+import { admissionOf, admitInBatch, openInSql } from '../limits/limiter.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import { log } from '../log.ts';
 import { ENGINE_BUSY_RETRY_AFTER_SECONDS, type RenderEngine } from '../render/engine.ts';
 import { characterNames, EngineBusy, EngineUnavailable, RenderTimedOut, UndrawableText } from '../render/errors.ts';
 import { renderInput } from '../templates/template.ts';
-import { type DocumentRow, findDocument } from './record.ts';
+import { type DocumentRow, documentQuery } from './record.ts';
 import { type DocumentRequest, parseDocumentRequest } from './request.ts';
 
 interface CreateDocumentInput {
@@ -140,18 +153,26 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   });
 }
 
+/** The PDF made anew and committed: charged (final), recorded, the key completed. */
 async function makeNew(
   document: DocumentRequest,
   lease: Lease | undefined,
   input: CreateDocumentInput,
   deps: CreateDocumentDeps,
+  sent: SentAnswers,
 ): Promise<CreatedDocument> {
   const { auth } = input;
   const final = document.mode === 'final';
-  const plan = planOf(auth.account.plan).limits;
-  await countRequest(final ? finalBuckets(auth.key.id, plan) : previewBuckets(auth.account.id, auth.key.id, plan), deps, input);
-  const account = await renewPeriodIfEnded(deps.db, auth.account, deps.clock.now());
+  // Read in the sign-in's batch after its renewal of an ended credit period.
+  const account = auth.account;
+  if (deps.config.rateLimitsEnabled) {
+    const plan = planOf(account.plan).limits;
+    const buckets = final ? finalBuckets(auth.key.id, plan) : previewBuckets(account.id, auth.key.id, plan);
+    reportAdmission(admissionOf(buckets, sent.now, sent.counts), sent.now, input);
+  }
   if (final && account.creditsRemaining <= 0) throw insufficientCredits(account.creditsRemaining, account.periodEnd);
+  // A free key is taken in the same batch unless the buckets or the credit refused, both answered above.
+  if (input.idempotencyKey !== undefined && !lease) throw inProgress();
 
   const bytes = await render(document, input, deps);
   const row: DocumentRow = {
@@ -191,13 +212,17 @@ async function makeNew(
 /** Same key, same request, within 24 hours: the document again, re-rendered and checked against its record. */
 async function replay(
   document: DocumentRequest,
-  documentId: string,
   input: CreateDocumentInput,
   deps: CreateDocumentDeps,
+  sent: SentAnswers,
 ): Promise<CreatedDocument> {
   const { auth } = input;
-  await countRequest(replayBuckets(document.mode, auth.account.id, auth.key.id, planOf(auth.account.plan).limits), deps, input);
-  const row = await findDocument(deps.db, auth.account.id, documentId, deps.clock.now());
+  if (deps.config.rateLimitsEnabled) {
+    const buckets = replayBuckets(document.mode, auth.account.id, auth.key.id, planOf(auth.account.plan).limits);
+    reportAdmission(admissionOf(buckets, sent.now, sent.replayCounts), sent.now, input);
+  }
+  const [rows] = sent.replayDocument as [DocumentRow[]];
+  const row = rows[0];
   if (!row || row.templateVersion !== document.template.version) {
     throw new ApiError('idempotency_replay_unavailable', {
       detail: 'template_version_changed',
@@ -211,8 +236,7 @@ async function replay(
       message: 'Making this document again no longer gives the recorded bytes; retry with a new key.',
     });
   }
-  const account = (await findAccount(deps.db, auth.account.id)) ?? auth.account;
-  return { document, row, bytes, creditUsed: false, creditsRemaining: account.creditsRemaining, replay: true };
+  return { document, row, bytes, creditUsed: false, creditsRemaining: auth.account.creditsRemaining, replay: true };
 }
 
 /** Pauses before each later try to give a key back: together longer than a busy database's wait. */
@@ -245,36 +269,124 @@ async function giveBackKey(db: Database, lease: Lease, requestId: string): Promi
   })();
 }
 
+/** What prepareCreate sends with the sign-in, and what reading the answers needs. */
+export interface PreparedCreate {
+  readonly statements: readonly BatchItem<'sqlite'>[];
+  readonly document: DocumentRequest;
+  readonly fingerprint: string;
+  readonly leaseId: string;
+  readonly now: number;
+  /** How many statements each part has, in the order of `statements`. */
+  readonly parts: Readonly<Record<Part, number>>;
+}
+
+const PARTS = ['renewal', 'lease', 'replayCounts', 'replayDocument', 'counts'] as const;
+type Part = (typeof PARTS)[number];
+type SentAnswers = Readonly<Record<Part, readonly unknown[]>> & { readonly now: number };
+
+/**
+ * The database's part of a create, as statements sent in the sign-in's round trip (one batch, one transaction),
+ * each only where the request gets that far: the key active, the request admitted by its requests bucket and
+ * the key holding the mode's scope (`ok`). In order: an ended credit period renewed; with an Idempotency-Key,
+ * the key's row read and the key taken where free, only while the mode's buckets are open and, for a final, a
+ * credit is left; for a replay its buckets counted and its document read; the mode's buckets counted for a new
+ * document (with a key: once the key is taken, or for a final refused 402 because no credit is left). Undefined
+ * when the body is no document request: createDocument refuses it, nothing to send.
+ */
+export function prepareCreate(
+  input: Pick<CreateDocumentInput, 'body' | 'idempotencyKey'>,
+  deps: Pick<CreateDocumentDeps, 'db' | 'clock' | 'config'>,
+  caller: SigningIn,
+): PreparedCreate | undefined {
+  let document: DocumentRequest;
+  try {
+    document = parseDocumentRequest(input.body);
+  } catch {
+    return undefined;
+  }
+  const { db, config } = deps;
+  const now = deps.clock.now();
+  const final = document.mode === 'final';
+  const limits = config.rateLimitsEnabled;
+  const ok = sql`${caller.admitted} AND ${caller.hasScope(final ? 'documents:create' : 'documents:preview')}`;
+  const buckets = bucketsInSql(
+    (keyId, accountId, plan) => (final ? finalBuckets(keyId, plan) : previewBuckets(accountId, keyId, plan)),
+    caller,
+  );
+  const fingerprint = requestFingerprint(document);
+  const leaseId = newId('lease');
+  const parts: Record<Part, readonly BatchItem<'sqlite'>[]> = {
+    renewal: [renewalOf(db, caller.accountId, now, ok)],
+    lease: [],
+    replayCounts: [],
+    replayDocument: [],
+    counts: [],
+  };
+  let counted = ok;
+  if (input.idempotencyKey !== undefined) {
+    const attempt = { accountId: caller.accountId, key: input.idempotencyKey, fingerprint, leaseId, now };
+    const credit = final ? hasCredit(caller.accountId) : sql`1 = 1`;
+    const open = limits ? openInSql(buckets, now) : sql`1 = 1`;
+    parts.lease = leaseInBatch(db, attempt, sql`${ok} AND ${leaseFree(attempt)} AND ${credit} AND ${open}`);
+    counted = sql`${ok} AND (${leaseTaken(attempt)} OR (NOT ${credit} AND ${leaseFree(attempt)}))`;
+    const replaying = sql`${ok} AND ${replayable(attempt)}`;
+    const replayBucketsInSql = bucketsInSql((keyId, accountId, plan) => replayBuckets(document.mode, accountId, keyId, plan), caller);
+    if (limits) parts.replayCounts = admitInBatch(db, replayBucketsInSql, now, replaying);
+    parts.replayDocument = [documentQuery(db, caller.accountId, documentOfKey(attempt), now)];
+  }
+  if (limits) parts.counts = admitInBatch(db, buckets, now, counted);
+  const statements = PARTS.flatMap((part) => parts[part]);
+  const sizes = Object.fromEntries(PARTS.map((part) => [part, parts[part].length])) as Record<Part, number>;
+  return { statements, document, fingerprint, leaseId, now, parts: sizes };
+}
+
+/** prepareCreate's answers, by part. */
+function answersOf(prepared: PreparedCreate, answers: readonly unknown[]): SentAnswers {
+  let offset = 0;
+  const byPart = Object.fromEntries(
+    PARTS.map((part) => {
+      const slice = answers.slice(offset, offset + prepared.parts[part]);
+      offset += prepared.parts[part];
+      return [part, slice];
+    }),
+  ) as Record<Part, unknown[]>;
+  return { ...byPart, now: prepared.now };
+}
+
 /**
  * Makes a document (section 4.2), or gives the one an Idempotency-Key already made. Order: scope by mode, every
  * check of the validate route, the idempotency decision, the document's rate limits, the credit check, render,
- * then one atomic commit; the caller reads the key header and the body before, and sends nothing until this returns.
+ * then one atomic commit; the caller reads the key header and the body before, and sends nothing until this
+ * returns. The database work before the render was done by prepareCreate's statements in the sign-in's batch
+ * (`sent`, with their answers); this reads their answers in the contract's order.
  */
-export async function createDocument(input: CreateDocumentInput, deps: CreateDocumentDeps): Promise<CreatedDocument> {
+export async function createDocument(
+  input: CreateDocumentInput,
+  deps: CreateDocumentDeps,
+  sent: { prepared: PreparedCreate | undefined; answers: readonly unknown[] },
+): Promise<CreatedDocument> {
   const { auth, body, idempotencyKey } = input;
   requireModeScope(auth, body);
-  const document = parseDocumentRequest(body);
+  const document = sent.prepared?.document ?? parseDocumentRequest(body);
+  if (!sent.prepared) throw new Error('a document request was not prepared with the sign-in');
+  const answers = answersOf(sent.prepared, sent.answers);
 
   let lease: Lease | undefined;
   if (idempotencyKey !== undefined) {
-    const decision = await acquireLease(deps.db, {
-      accountId: auth.account.id,
-      key: idempotencyKey,
-      fingerprint: requestFingerprint(document),
-      now: deps.clock.now(),
-    });
+    const { fingerprint, leaseId } = sent.prepared;
+    const decision = leaseDecisionOf({ accountId: auth.account.id, key: idempotencyKey, fingerprint, leaseId }, answers.lease);
     if (decision.kind === 'reused') {
       throw new ApiError('idempotency_key_reused', {
         message: `This ${HEADERS.idempotencyKey} was used for a different request; use a new key.`,
       });
     }
     if (decision.kind === 'in_progress') throw inProgress();
-    if (decision.kind === 'replay') return replay(document, decision.documentId, input, deps);
-    lease = decision.lease;
+    if (decision.kind === 'replay') return replay(document, input, deps, answers);
+    if (decision.kind === 'acquired') lease = decision.lease;
   }
 
   try {
-    return await makeNew(document, lease, input, deps);
+    return await makeNew(document, lease, input, deps, answers);
   } catch (error) {
     const unconfirmed = error instanceof ApiError && error.code === 'commit_status_unknown';
     if (lease && !unconfirmed) await giveBackKey(deps.db, lease, input.requestId);

@@ -29,14 +29,25 @@ export function documentObject(row: DocumentRow) {
   };
 }
 
-/** Records are visible to their account for 90 days, and gone from view the moment they are older. */
-const visible = (accountId: string, now: number) => and(eq(documents.accountId, accountId), gt(documents.createdAt, now - RETENTION_MS));
+/**
+ * An account's id: known, or as SQL read in the same batch (the account of the key signing in, CallerInSql), so
+ * that a route's read goes with the sign-in.
+ */
+type AccountId = string | SQL;
 
-export async function findDocument(db: Database, accountId: string, id: string, now: number): Promise<DocumentRow | undefined> {
-  const [row] = await db
+/** Records are visible to their account for 90 days, and gone from view the moment they are older. */
+const visible = (accountId: AccountId, now: number) => and(eq(documents.accountId, accountId), gt(documents.createdAt, now - RETENTION_MS));
+
+/** The query of findDocument, for a batch: at most one row. */
+export function documentQuery(db: Database, accountId: AccountId, id: string | SQL, now: number) {
+  return db
     .select()
     .from(documents)
     .where(and(visible(accountId, now), eq(documents.id, id)));
+}
+
+export async function findDocument(db: Database, accountId: AccountId, id: string, now: number): Promise<DocumentRow | undefined> {
+  const [row] = await documentQuery(db, accountId, id, now);
   return row;
 }
 
@@ -44,15 +55,15 @@ export async function findDocument(db: Database, accountId: string, id: string, 
 const createdSecond = sql`${documents.createdAt} / 1000`;
 
 /**
- * A page of the history, newest first by created_at as shown (whole seconds) then id, both descending (section
+ * The query of a page of the history, newest first by created_at as shown (whole seconds) then id, both descending (section
  * 2.8); one extra row tells has_more. The stored milliseconds must not order documents of one second, so the
  * page is sorted on the second; to keep that sort small and the index in use, only rows at or after the second
  * of the page's last row in stored order are read: every row of the page is among them.
  */
-export async function listDocuments(
+export function listQuery(
   db: Database,
-  input: { accountId: string; now: number; limit: number; reference?: string; after?: DocumentRow },
-): Promise<{ rows: DocumentRow[]; hasMore: boolean }> {
+  input: { accountId: AccountId; now: number; limit: number; reference?: string; after?: DocumentRow },
+) {
   const { after } = input;
   const afterSecondStart = after ? Math.floor(after.createdAt / 1000) * 1000 : undefined;
   // One lower bound on created_at, so that SQLite searches the index by it rather than by the retention bound.
@@ -72,13 +83,17 @@ export async function listDocuments(
     .where(listed(sql`${firstVisible}`))
     .orderBy(desc(documents.createdAt))
     .limit(input.limit + 1);
-  const rows = await db
+  return db
     .select()
     .from(documents)
     .where(listed(sql`max(${firstVisible}, (SELECT min(created_at) / 1000 * 1000 FROM (${lastInStoredOrder})))`))
     .orderBy(desc(createdSecond), desc(documents.id))
     .limit(input.limit + 1);
-  return { rows: rows.slice(0, input.limit), hasMore: rows.length > input.limit };
+}
+
+/** A page from the rows of listQuery, which reads one more than the page holds. */
+export function pageOf(rows: DocumentRow[], limit: number): { rows: DocumentRow[]; hasMore: boolean } {
+  return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
 }
 
 /**
@@ -90,8 +105,8 @@ export async function historyPage(
   input: { accountId: string; now: number; limit: number; reference?: string; startingAfter?: string },
 ): Promise<{ rows: DocumentRow[]; hasMore: boolean } | undefined> {
   const { startingAfter, ...page } = input;
-  if (startingAfter === undefined) return listDocuments(db, page);
+  if (startingAfter === undefined) return pageOf(await listQuery(db, page), page.limit);
   const after =
     startingAfter.length <= LIMITS.startingAfterChars ? await findDocument(db, input.accountId, startingAfter, input.now) : undefined;
-  return after ? listDocuments(db, { ...page, after }) : undefined;
+  return after ? pageOf(await listQuery(db, { ...page, after }), page.limit) : undefined;
 }

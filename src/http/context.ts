@@ -39,6 +39,8 @@ export interface RequestContext {
   readonly params: Readonly<Record<string, string>>;
   /** The calling key and its account, on routes that take a key. */
   readonly auth?: AuthContext;
+  /** The answers of the route's withSignIn statements, sent in the sign-in's round trip (RouteSpec). */
+  readonly signInAnswers?: readonly unknown[];
   /** The client's address as the runtime saw it (or X-Forwarded-For behind a trusted proxy). */
   readonly clientAddress: string | undefined;
   /** Buckets this request was counted in; the RateLimit headers are made from it. */
@@ -50,10 +52,20 @@ export interface RequestContext {
   readonly waitUntil: (task: Promise<unknown>) => void;
 }
 
+/** What the guard learnt before the handler runs: on routes that take a key, the caller and the sign-in's read. */
+export type Guarded = Pick<RequestContext, 'auth' | 'signInAnswers'>;
+
 /** The context of a route that takes a key, after the guard has authenticated it. */
 type KeyedContext = RequestContext & { readonly auth: AuthContext };
 
 export function keyed(context: RequestContext): KeyedContext {
   if (!context.auth) throw new Error('route that takes a key was reached without authentication');
   return context as KeyedContext;
+}
+
+/** The rows of the route's one withSignIn query (the guard runs it for every route that has one). */
+export function signInRows<Row>(context: RequestContext): Row[] {
+  const rows = context.signInAnswers?.[0];
+  if (!Array.isArray(rows)) throw new Error('a route that reads with the sign-in was reached without its rows');
+  return rows as Row[];
 }

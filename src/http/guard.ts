@@ -1,39 +1,36 @@
-import { planOf } from '../accounts/plans.ts';
-import { type AuthContext, authenticate, requireScope } from '../auth/authenticate.ts';
+import { authenticate, requireScope } from '../auth/authenticate.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
-import { requestBuckets } from '../limits/buckets.ts';
-import { countRequest } from '../limits/count.ts';
 import { authenticateOperator } from '../operator/authenticate.ts';
-import type { RequestContext } from './context.ts';
+import type { Guarded, RequestContext } from './context.ts';
 import type { RouteSpec } from './route.ts';
 
 /**
- * Runs before a matched route's handler. On routes that take a key: authentication (whose failures are counted
- * for the client's network), then the requests bucket, then the route's scope.
+ * Runs before a matched route's handler. On routes that take a key: authentication with the requests bucket
+ * (failures counted for the client's network instead), then the route's scope.
  */
-export async function guardRoute(route: RouteSpec, context: RequestContext): Promise<AuthContext | undefined> {
+export async function guardRoute(route: RouteSpec, context: RequestContext): Promise<Guarded> {
   if (route.access.kind === 'operator') return guardOperator(context);
-  if (route.access.kind !== 'key') return undefined;
+  if (route.access.kind !== 'key') return {};
   const { deps, requestId, rateLimits, trace } = context;
-  const auth = await authenticate(
-    { authorization: context.request.headers.get(HEADERS.authorization), clientAddress: context.clientAddress, requestId },
+  const { auth, answers } = await authenticate(
+    { authorization: context.request.headers.get(HEADERS.authorization), clientAddress: context.clientAddress, requestId, rateLimits },
     deps,
+    route.withSignIn && ((caller) => route.withSignIn!(context, caller)),
   );
   trace.accountId = auth.account.id;
   trace.keyId = auth.key.id;
-  await countRequest(requestBuckets(auth.key.id, planOf(auth.account.plan).limits), deps, { requestId, rateLimits });
   if (route.access.scope) requireScope(auth, route.access.scope);
-  return auth;
+  return { auth, signInAnswers: answers };
 }
 
 /** Operator routes: the operator secret; without one configured the route does not exist. */
-async function guardOperator({ deps, request, clientAddress, requestId }: RequestContext): Promise<undefined> {
+async function guardOperator({ deps, request, clientAddress, requestId }: RequestContext): Promise<Guarded> {
   if (deps.config.operatorSecretDigest === undefined) throw new ApiError('not_found');
   await authenticateOperator(
     { authorization: request.headers.get(HEADERS.authorization), clientAddress, requestId },
     deps.config.operatorSecretDigest,
     deps,
   );
-  return undefined;
+  return {};
 }

@@ -1,3 +1,5 @@
+import type { BatchItem } from 'drizzle-orm/batch';
+import type { SigningIn } from '../auth/authenticate.ts';
 import type { ErrorCode } from '../contract/errors.ts';
 import type { Scope } from '../contract/scopes.ts';
 import type { RequestContext } from './context.ts';
@@ -43,6 +45,12 @@ export interface RouteSpec {
   /** False only for GET /api/v1/openapi.json, which takes no `Svc-Version` (section 4). */
   readonly versioned: boolean;
   readonly doc: RouteDoc;
+  /**
+   * A key route's statements, sent in the sign-in's round trip: built from the request and the caller as SQL before
+   * the key is known, their answers given to the handler as `signInAnswers`. None (undefined, as for a request the
+   * handler will refuse), the handler reads for itself.
+   */
+  readonly withSignIn?: (context: RequestContext, caller: SigningIn) => Promise<readonly BatchItem<'sqlite'>[] | undefined>;
   handle(context: RequestContext): Response | Promise<Response>;
 }
 

@@ -2,7 +2,7 @@ import { IttyRouter } from 'itty-router';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { isApiVersion, NEWEST_API_VERSION } from '../contract/version.ts';
-import type { RequestContext } from './context.ts';
+import type { Guarded, RequestContext } from './context.ts';
 import { preflight, withPublicCors } from './cors.ts';
 import { errorResponse } from './respond.ts';
 import type { RouteSpec } from './route.ts';
@@ -10,7 +10,7 @@ import type { RouteSpec } from './route.ts';
 type Dispatch = (request: Request, context: Omit<RequestContext, 'params'>) => Promise<Response>;
 
 /** Runs before a route's handler once it is matched; returns the caller's key and account where it takes one. */
-type Guard = (route: RouteSpec, context: RequestContext) => Promise<RequestContext['auth']>;
+type Guard = (route: RouteSpec, context: RequestContext) => Promise<Guarded>;
 
 function checkVersion(request: Request): void {
   const version = request.headers.get(HEADERS.version);
@@ -70,6 +70,5 @@ async function dispatchMethod(group: readonly RouteSpec[], isPublic: boolean, co
     });
   }
   if (route.versioned) checkVersion(context.request);
-  const auth = await guard(route, context);
-  return route.handle(auth ? { ...context, auth } : context);
+  return route.handle({ ...context, ...(await guard(route, context)) });
 }

@@ -1,7 +1,6 @@
-import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, type SQL, sql } from 'drizzle-orm';
 import { LIMITS } from '../contract/limits.ts';
 import type { Database } from '../db/database.ts';
-import { preparedPerDatabase } from '../db/prepared.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 
@@ -19,37 +18,6 @@ type LeaseDecision =
   | { kind: 'replay'; documentId: string }
   | { kind: 'in_progress' }
   | { kind: 'reused' };
-
-const leaseUpsert = preparedPerDatabase((db) => {
-  const now = sql.placeholder('now');
-  const fingerprint = sql.placeholder('fingerprint');
-  const leaseId = sql.placeholder('leaseId');
-  return db
-    .insert(idempotencyKeys)
-    .values({
-      accountId: sql.placeholder('accountId'),
-      key: sql.placeholder('key'),
-      fingerprint,
-      leaseId,
-      leaseStartedAt: now,
-      createdAt: now,
-    })
-    .onConflictDoUpdate({
-      target: [idempotencyKeys.accountId, idempotencyKeys.key],
-      set: {
-        fingerprint: sql`${fingerprint}`,
-        leaseId: sql`${leaseId}`,
-        leaseStartedAt: sql`${now}`,
-        createdAt: sql`${now}`,
-        documentId: null,
-      },
-      setWhere: sql`${idempotencyKeys.createdAt} <= ${sql.placeholder('forgottenBefore')}
-        OR (${idempotencyKeys.documentId} IS NULL AND ${idempotencyKeys.fingerprint} = ${fingerprint}
-            AND ${idempotencyKeys.leaseStartedAt} < ${sql.placeholder('takeoverBefore')})`,
-    })
-    .returning({ leaseId: idempotencyKeys.leaseId })
-    .prepare();
-});
 
 function keyRow({ accountId, key }: Pick<Lease, 'accountId' | 'key'>): SQL {
   return and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key))!;
@@ -69,33 +37,102 @@ export async function readKey(db: Database, key: Pick<Lease, 'accountId' | 'key'
 /**
  * One INSERT … ON CONFLICT DO UPDATE decides who holds a key: a new key, a key forgotten after 24 hours, or a
  * running attempt older than 35 seconds with the same request is taken by this attempt (a fresh lease id, so
- * the earlier attempt's commit no longer matches); anything else is left as it is and read back.
+ * the earlier attempt's commit no longer matches); anything else is left as it is, and read in the same batch.
  */
 export async function acquireLease(
   db: Database,
   input: { accountId: string; key: string; fingerprint: string; now: number },
 ): Promise<LeaseDecision> {
-  const leaseId = newId('lease');
-  const { accountId, key, fingerprint, now } = input;
-  const [taken] = await leaseUpsert(db).all({
-    accountId,
-    key,
-    fingerprint,
-    leaseId,
-    now,
-    forgottenBefore: now - MEMORY_MS,
-    takeoverBefore: now - TAKEOVER_AFTER_MS,
-  });
-  if (taken?.leaseId === leaseId) return { kind: 'acquired', lease: { accountId, key, leaseId } };
-
-  const row = await readKey(db, { accountId, key });
-  if (!row) return { kind: 'in_progress' };
-  if (row.fingerprint !== fingerprint) return { kind: 'reused' };
-  if (row.documentId !== null) return { kind: 'replay', documentId: row.documentId };
-  return { kind: 'in_progress' };
+  const attempt = { ...input, leaseId: newId('lease') };
+  const answers = await db.batch(leaseInBatch(db, { ...attempt, accountId: sql`${input.accountId}` }, sql`1 = 1`));
+  const decision = leaseDecisionOf(attempt, answers);
+  // Free yet not taken: another attempt took it between the statements of one transaction, which cannot be.
+  return decision.kind === 'free' ? { kind: 'in_progress' } : decision;
 }
 
 /** Gives a key back when the attempt ends before a document exists, so a corrected retry can use it. */
 export async function releaseLease(db: Database, lease: Lease): Promise<void> {
   await db.delete(idempotencyKeys).where(heldBy(lease));
+}
+
+/** What a batch's lease statements need: the key, this request's fingerprint, a fresh lease id and the time. */
+interface LeaseAttempt {
+  /** The account, as SQL read in the same batch (the caller signing in). */
+  readonly accountId: SQL;
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly leaseId: string;
+  readonly now: number;
+}
+
+/** The key's row for this account, as SQL. */
+const attemptRow = (attempt: LeaseAttempt) =>
+  sql`${idempotencyKeys.accountId} = ${attempt.accountId} AND ${idempotencyKeys.key} = ${attempt.key}`;
+
+/** acquireLease's condition for taking a key already there: forgotten, or a dead attempt at the same request. */
+function takeable(attempt: LeaseAttempt): SQL {
+  return sql`(${idempotencyKeys.createdAt} <= ${attempt.now - MEMORY_MS}
+    OR (${idempotencyKeys.documentId} IS NULL AND ${idempotencyKeys.fingerprint} = ${attempt.fingerprint}
+        AND ${idempotencyKeys.leaseStartedAt} < ${attempt.now - TAKEOVER_AFTER_MS}))`;
+}
+
+/** This attempt may take the key: no row, or one it may take over. SQL, read before the lease is taken. */
+export function leaseFree(attempt: LeaseAttempt): SQL {
+  return sql`NOT EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${attemptRow(attempt)} AND NOT ${takeable(attempt)})`;
+}
+
+/** The key now holds this attempt's lease (it took it earlier in the batch). */
+export function leaseTaken(attempt: LeaseAttempt): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${attemptRow(attempt)} AND ${idempotencyKeys.leaseId} = ${attempt.leaseId})`;
+}
+
+/** The key holds a document made for this same request within 24 hours: a replay. */
+export function replayable(attempt: LeaseAttempt): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${attemptRow(attempt)} AND ${idempotencyKeys.documentId} IS NOT NULL
+    AND ${idempotencyKeys.fingerprint} = ${attempt.fingerprint} AND ${idempotencyKeys.createdAt} > ${attempt.now - MEMORY_MS})`;
+}
+
+/** The id of the document the key holds, as SQL (for reading it in the same batch). */
+export function documentOfKey(attempt: LeaseAttempt): SQL {
+  return sql`(SELECT ${idempotencyKeys.documentId} FROM ${idempotencyKeys} WHERE ${attemptRow(attempt)})`;
+}
+
+/**
+ * acquireLease as statements of a batch, taken only where `condition` holds: the key's row as it was, then the
+ * INSERT … ON CONFLICT DO UPDATE that takes it (its answer, the lease id, tells whether it did).
+ */
+export function leaseInBatch(db: Database, attempt: LeaseAttempt, condition: SQL) {
+  const { accountId, key, fingerprint, leaseId, now } = attempt;
+  return [
+    db
+      .select({ ...getTableColumns(idempotencyKeys), takeable: sql<number>`${takeable(attempt)}` })
+      .from(idempotencyKeys)
+      .where(attemptRow(attempt)),
+    db
+      .insert(idempotencyKeys)
+      .select(sql`SELECT ${accountId}, ${key}, ${fingerprint}, ${leaseId}, ${now}, NULL, ${now} WHERE ${condition}`)
+      .onConflictDoUpdate({
+        target: [idempotencyKeys.accountId, idempotencyKeys.key],
+        set: { fingerprint, leaseId, leaseStartedAt: now, createdAt: now, documentId: null },
+        // Without `condition` the SELECT proposes no row, so nothing conflicts: the update needs only takeable.
+        setWhere: takeable(attempt),
+      })
+      .returning({ leaseId: idempotencyKeys.leaseId }),
+  ] as const;
+}
+
+type KeyRow = typeof idempotencyKeys.$inferSelect & { takeable: number };
+
+/** The decision of leaseInBatch's statements, from their answers: as acquireLease's. */
+export function leaseDecisionOf(
+  attempt: Pick<LeaseAttempt, 'key' | 'fingerprint' | 'leaseId'> & { accountId: string },
+  [before, taken]: readonly unknown[],
+): LeaseDecision | { kind: 'free' } {
+  const { accountId, key, leaseId } = attempt;
+  if ((taken as { leaseId: string }[])[0]?.leaseId === leaseId) return { kind: 'acquired', lease: { accountId, key, leaseId } };
+  const row = (before as KeyRow[])[0];
+  if (!row || row.takeable) return { kind: 'free' };
+  if (row.fingerprint !== attempt.fingerprint) return { kind: 'reused' };
+  if (row.documentId !== null) return { kind: 'replay', documentId: row.documentId };
+  return { kind: 'in_progress' };
 }

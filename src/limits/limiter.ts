@@ -1,9 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
 import { describeError } from '../db/failures.ts';
 import { preparedPerDatabase } from '../db/prepared.ts';
 import { rateLimitWindows } from '../db/schema.ts';
 import { type Bucket, windowStart } from './buckets.ts';
+import { type BucketInSql, fixedBucketInSql } from './in-sql.ts';
 
 export interface BucketState {
   bucket: Bucket;
@@ -27,12 +28,40 @@ const countBelowLimit = preparedPerDatabase((db) =>
     .prepare(),
 );
 
-/** One bucket (the requests and new-final buckets): a single upsert that counts only below the limit. */
-async function admitOne(db: Database, { bucket, start, end }: { bucket: Bucket; start: number; end: number }): Promise<Admission> {
-  const [counted] = await countBelowLimit(db).all({ bucket: bucket.name, start, end, limit: bucket.limit });
-  if (counted) return { admitted: true, states: [{ bucket, count: counted.count, resetAt: end }] };
-  const state = { bucket, count: bucket.limit, resetAt: end };
+/** One bucket's admission from its upsert's answer: its new count, or nothing when it was full. */
+export function singleAdmission(bucket: Bucket, now: number, counted: { count: number } | undefined): Admission {
+  const resetAt = windowStart(now, bucket.windowMs) + bucket.windowMs;
+  if (counted) return { admitted: true, states: [{ bucket, count: counted.count, resetAt }] };
+  const state = { bucket, count: bucket.limit, resetAt };
   return { admitted: false, states: [state], refusing: [state] };
+}
+
+/** One bucket (the requests and new-final buckets): a single upsert that counts only below the limit. */
+async function admitOne(
+  db: Database,
+  { bucket, start, end }: { bucket: Bucket; start: number; end: number },
+  now: number,
+): Promise<Admission> {
+  const [counted] = await countBelowLimit(db).all({ bucket: bucket.name, start, end, limit: bucket.limit });
+  return singleAdmission(bucket, now, counted);
+}
+
+/**
+ * The upsert of admitOne as one statement of a larger batch, for a bucket the database names and limits itself
+ * (BucketInSql), and only where `condition` holds: a row back (the new count) means counted. Through drizzle's
+ * insert builder, as the service's every write to the windows.
+ */
+export function countInBatch(db: Database, bucket: BucketInSql, now: number, condition: SQL) {
+  const start = windowStart(now, bucket.windowMs);
+  return db
+    .insert(rateLimitWindows)
+    .select(sql`SELECT ${bucket.name}, ${start}, 1, ${start + bucket.windowMs} WHERE ${condition}`)
+    .onConflictDoUpdate({
+      target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
+      set: { count: sql`${rateLimitWindows.count} + 1` },
+      setWhere: sql`${rateLimitWindows.count} < ${bucket.limit}`,
+    })
+    .returning({ count: rateLimitWindows.count });
 }
 
 /** The limiter's storage could not be reached: the request is not processed (503 limiter_unavailable). */
@@ -40,48 +69,86 @@ export class LimiterUnavailable extends Error {}
 
 /**
  * Counts a request against all of its buckets or none, in SQL: one batch makes sure each window's row exists,
- * then one UPDATE adds 1 to every row only if none of them is at its limit. No read-modify-write in
+ * adds 1 to every row only if none of them is at its limit, and reads the counts. No read-modify-write in
  * JavaScript, so the same holds across processes and isolates sharing the database.
  */
 export async function admit(db: Database, buckets: readonly Bucket[], now: number): Promise<Admission> {
+  try {
+    if (buckets.length === 1) {
+      const [bucket] = buckets;
+      const start = windowStart(now, bucket!.windowMs);
+      return await admitOne(db, { bucket: bucket!, start, end: start + bucket!.windowMs }, now);
+    }
+    const answers = await db.batch(admitInBatch(db, buckets.map(fixedBucketInSql), now, sql`1 = 1`));
+    return admissionOf(buckets, now, answers);
+  } catch (error) {
+    throw new LimiterUnavailable(describeError(error));
+  }
+}
+
+/**
+ * None of `buckets` is full in its current window, as SQL (read before the batch counts them): one look-up by
+ * primary key per bucket (an OR of them all would have SQLite scan every window).
+ */
+export function openInSql(buckets: readonly BucketInSql[], now: number): SQL {
+  const open = buckets.map((bucket) => {
+    const start = windowStart(now, bucket.windowMs);
+    return sql`NOT EXISTS (SELECT 1 FROM ${rateLimitWindows} WHERE ${rateLimitWindows.bucket} = ${bucket.name}
+      AND ${rateLimitWindows.windowStart} = ${start} AND ${rateLimitWindows.count} >= ${bucket.limit})`;
+  });
+  return sql`(${sql.join(open, sql` AND `)})`;
+}
+
+/**
+ * admit's statements for a batch, where `condition` holds: the windows' rows made sure of, every bucket counted
+ * only if none is full, then their counts read (whether or not they were counted). admissionOf reads the answers.
+ */
+export function admitInBatch(db: Database, buckets: readonly BucketInSql[], now: number, condition: SQL) {
   const windows = buckets.map((bucket) => {
     const start = windowStart(now, bucket.windowMs);
     return { bucket, start, end: start + bucket.windowMs };
   });
-  try {
-    if (windows.length === 1) return await admitOne(db, windows[0]!);
-    const values = sql.join(
-      windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start}, ${bucket.limit})`),
-      sql`, `,
-    );
-    const [, updated] = await db.batch([
-      db
-        .insert(rateLimitWindows)
-        .values(windows.map(({ bucket, start, end }) => ({ bucket: bucket.name, windowStart: start, count: 0, expiresAt: end })))
-        .onConflictDoNothing(),
-      db.all<{ bucket: string; count: number }>(sql`
-        WITH wanted(bucket, window_start, quota) AS (VALUES ${values})
-        UPDATE ${rateLimitWindows} SET count = count + 1
-        WHERE (bucket, window_start) IN (SELECT bucket, window_start FROM wanted)
-          AND NOT EXISTS (
-            SELECT 1 FROM ${rateLimitWindows} AS w JOIN wanted ON w.bucket = wanted.bucket AND w.window_start = wanted.window_start
-            WHERE w.count >= wanted.quota)
-        RETURNING bucket, count`),
-    ]);
-    const counts = new Map((updated as { bucket: string; count: number }[]).map((row) => [row.bucket, row.count]));
-    if (counts.size === windows.length) {
-      return { admitted: true, states: windows.map(({ bucket, end }) => ({ bucket, count: counts.get(bucket.name)!, resetAt: end })) };
-    }
-    const current = await db.all<{ bucket: string; count: number }>(sql`
-      SELECT bucket, count FROM ${rateLimitWindows}
-      WHERE (bucket, window_start) IN (VALUES ${sql.join(
-        windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start})`),
-        sql`, `,
-      )})`);
-    const counted = new Map(current.map((row) => [row.bucket, row.count]));
-    const states = windows.map(({ bucket, end }) => ({ bucket, count: counted.get(bucket.name) ?? 0, resetAt: end }));
-    return { admitted: false, states, refusing: states.filter((state) => state.count >= state.bucket.limit) };
-  } catch (error) {
-    throw new LimiterUnavailable(describeError(error));
+  // Rows as VALUES, not SELECTs joined by UNION ALL: D1 refuses a compound SELECT of more than a few terms
+  // ("too many terms in compound SELECT"), and a VALUES list is not one.
+  const rows = sql.join(
+    windows.map(({ bucket, start, end }) => sql`(${bucket.name}, ${start}, 0, ${end})`),
+    sql`, `,
+  );
+  const wanted = sql.join(
+    windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start}, ${bucket.limit})`),
+    sql`, `,
+  );
+  const keys = sql.join(
+    windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start})`),
+    sql`, `,
+  );
+  return [
+    db.insert(rateLimitWindows).select(sql`SELECT * FROM (VALUES ${rows}) WHERE ${condition}`).onConflictDoNothing(),
+    db.all<{ bucket: string; count: number }>(sql`
+      WITH wanted(bucket, window_start, quota) AS (VALUES ${wanted})
+      UPDATE ${rateLimitWindows} SET count = count + 1
+      WHERE ${condition} AND (bucket, window_start) IN (SELECT bucket, window_start FROM wanted)
+        AND NOT EXISTS (
+          SELECT 1 FROM ${rateLimitWindows} AS w JOIN wanted ON w.bucket = wanted.bucket AND w.window_start = wanted.window_start
+          WHERE w.count >= wanted.quota)
+      RETURNING bucket, count`),
+    db.all<{ bucket: string; count: number }>(
+      sql`SELECT bucket, count FROM ${rateLimitWindows} WHERE (bucket, window_start) IN (VALUES ${keys})`,
+    ),
+  ] as const;
+}
+
+/**
+ * The admission of buckets counted by admitInBatch, from its statements' answers: admitted when every bucket was
+ * counted, else refused by the full ones (their counts read after the batch counted nothing).
+ */
+export function admissionOf(buckets: readonly Bucket[], now: number, [, counted, current]: readonly unknown[]): Admission {
+  const windows = buckets.map((bucket) => ({ bucket, resetAt: windowStart(now, bucket.windowMs) + bucket.windowMs }));
+  const counts = new Map((counted as { bucket: string; count: number }[]).map((row) => [row.bucket, row.count]));
+  if (counts.size === buckets.length) {
+    return { admitted: true, states: windows.map(({ bucket, resetAt }) => ({ bucket, count: counts.get(bucket.name)!, resetAt })) };
   }
+  const read = new Map((current as { bucket: string; count: number }[]).map((row) => [row.bucket, row.count]));
+  const states = windows.map(({ bucket, resetAt }) => ({ bucket, count: read.get(bucket.name) ?? 0, resetAt }));
+  return { admitted: false, states, refusing: states.filter((state) => state.count >= state.bucket.limit) };
 }

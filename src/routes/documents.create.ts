@@ -1,7 +1,7 @@
 import { MODES } from '../contract/document-options.ts';
 import { HEADERS, TOTALS_HEADERS } from '../contract/headers.ts';
 import { IDEMPOTENCY_MEMORY_HOURS, LIMITS } from '../contract/limits.ts';
-import { type CreatedDocument, createDocument } from '../documents/create.ts';
+import { type CreatedDocument, createDocument, type PreparedCreate, prepareCreate } from '../documents/create.ts';
 import { documentFilename } from '../documents/filename.ts';
 import { documentObject } from '../documents/record.ts';
 import { wantsJson } from '../http/accept.ts';
@@ -11,6 +11,7 @@ import { keyed } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
 import { IDEMPOTENCY_KEY_TEXT, readIdempotencyKey } from '../idempotency/key.ts';
+import type { JsonValue } from '../json/parse.ts';
 import { DOCUMENT_JSON_EXAMPLE } from '../openapi/examples.ts';
 import { DOCUMENT_REQUEST_BODY } from '../openapi/request-body.ts';
 import { totalsObject } from '../templates/totals.ts';
@@ -94,18 +95,51 @@ export const createDocumentRoute = defineRoute({
       'render_timeout',
     ],
   },
+  // Everything the database does before the render goes with the sign-in: the body is read first for it.
+  async withSignIn({ request, deps }, caller) {
+    let input: Parameters<typeof prepareCreate>[0];
+    try {
+      input = { idempotencyKey: readIdempotencyKey(request.headers.get(HEADERS.idempotencyKey)), body: await bodyOf(request) };
+    } catch {
+      // Refused by the handler once the key is checked, in the contract's order.
+      return undefined;
+    }
+    const prepared = prepareCreate(input, deps, caller);
+    if (prepared) preparedCreates.set(request, prepared);
+    return prepared?.statements;
+  },
   async handle(context) {
-    const { auth, deps, engine, request, requestId, rateLimits, trace } = keyed(context);
+    const { auth, deps, engine, request, requestId, rateLimits, trace, signInAnswers = [] } = keyed(context);
     const onRendered = (renderMs: number) => {
       trace.renderMs = renderMs;
     };
     const idempotencyKey = readIdempotencyKey(request.headers.get(HEADERS.idempotencyKey));
-    const body = await readJsonBody(request);
+    const body = await bodyOf(request);
     const asJson = wantsJson(request.headers.get(HEADERS.accept));
-    const created = await createDocument({ auth, body, idempotencyKey, asJson, requestId, rateLimits, onRendered }, { ...deps, engine });
+    const created = await createDocument(
+      { auth, body, idempotencyKey, asJson, requestId, rateLimits, onRendered },
+      { ...deps, engine },
+      { prepared: preparedCreates.get(request), answers: signInAnswers },
+    );
     return documentCreated(created, asJson);
   },
 });
+
+/** What withSignIn prepared for a request, for its handler. */
+const preparedCreates = new WeakMap<Request, PreparedCreate>();
+const bodies = new WeakMap<Request, Promise<JsonValue>>();
+
+/** The request's JSON body, read once for withSignIn and the handler alike (a body can be read only once). */
+function bodyOf(request: Request): Promise<JsonValue> {
+  let body = bodies.get(request);
+  if (!body) {
+    body = readJsonBody(request);
+    // Awaited by the handler, which answers its failure; not an unhandled rejection meanwhile.
+    body.catch(() => {});
+    bodies.set(request, body);
+  }
+  return body;
+}
 
 function base64(bytes: Uint8Array): string {
   let binary = '';

@@ -1,7 +1,7 @@
 import { ApiError } from '../contract/api-error.ts';
 import { LIMITS } from '../contract/limits.ts';
-import { documentObject, findDocument } from '../documents/record.ts';
-import { keyed } from '../http/context.ts';
+import { type DocumentRow, documentObject, documentQuery } from '../documents/record.ts';
+import { signInRows } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
 import { DOCUMENT_EXAMPLE } from '../openapi/examples.ts';
@@ -28,9 +28,9 @@ export const getDocumentRoute = defineRoute({
     responses: { 200: { description: 'The record.', schema: { $ref: '#/components/schemas/Document' }, example: DOCUMENT_EXAMPLE } },
     errors: ['document_not_found'],
   },
+  withSignIn: async ({ deps, params }, caller) => [documentQuery(deps.db, caller.accountId, params.id ?? '', deps.clock.now())],
   async handle(context) {
-    const { auth, deps, params } = keyed(context);
-    const row = await findDocument(deps.db, auth.account.id, params.id ?? '', deps.clock.now());
+    const [row] = signInRows<DocumentRow>(context);
     if (!row) {
       throw new ApiError('document_not_found', {
         message: `No such document in your history of the last ${LIMITS.historyRetentionDays} days.`,

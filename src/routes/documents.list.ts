@@ -1,7 +1,7 @@
 import { ApiError } from '../contract/api-error.ts';
 import { LIMITS } from '../contract/limits.ts';
-import { documentObject, historyPage } from '../documents/record.ts';
-import { keyed } from '../http/context.ts';
+import { type DocumentRow, documentObject, historyPage, listQuery, pageOf } from '../documents/record.ts';
+import { keyed, signInRows } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
 import { DOCUMENT_LIST_EXAMPLE } from '../openapi/examples.ts';
@@ -54,31 +54,63 @@ export const listDocumentsRoute = defineRoute({
     },
     errors: [],
   },
+  withSignIn: async ({ deps, url }, caller) => {
+    const query = firstPageQuery(url);
+    return query && [listQuery(deps.db, { accountId: caller.accountId, now: deps.clock.now(), ...query })];
+  },
   async handle(context) {
     const { auth, deps, url } = keyed(context);
-    const query = url.searchParams;
-    for (const name of new Set(query.keys())) {
-      if (!QUERY_NAMES.includes(name)) throw invalidQuery(`Unknown query parameter ${name}.`, name);
-      if (query.getAll(name).length > 1) throw invalidQuery(`${name} is given more than once.`, name);
-    }
-    const limitText = query.get('limit');
-    const limit = limitText === null ? LIMITS.listLimitDefault : Number(limitText);
-    if ((limitText !== null && !LIMIT_DIGITS.test(limitText)) || limit < LIMITS.listLimitMin || limit > LIMITS.listLimitMax) {
-      throw invalidQuery(`limit is a whole number from ${LIMIT_RANGE}.`, 'limit');
-    }
-    const reference = query.get('reference') ?? undefined;
-    if (reference !== undefined && (reference.length < 1 || reference.length > LIMITS.referenceChars)) {
-      throw invalidQuery(`reference is ${REFERENCE_LENGTH}.`, 'reference');
-    }
-    const startingAfter = query.get('starting_after');
-    const page = await historyPage(deps.db, {
-      accountId: auth.account.id,
-      now: deps.clock.now(),
-      limit,
-      ...(reference === undefined ? {} : { reference }),
-      ...(startingAfter === null ? {} : { startingAfter }),
-    });
+    const { limit, reference, startingAfter } = listParameters(url);
+    const page =
+      startingAfter === undefined
+        ? pageOf(signInRows<DocumentRow>(context), limit)
+        : await historyPage(deps.db, {
+            accountId: auth.account.id,
+            now: deps.clock.now(),
+            limit,
+            startingAfter,
+            ...(reference === undefined ? {} : { reference }),
+          });
     if (!page) throw invalidQuery('starting_after must be the id of one of your listable documents.', 'starting_after');
     return json({ object: 'list', data: page.rows.map(documentObject), has_more: page.hasMore });
   },
 });
+
+interface ListParameters {
+  readonly limit: number;
+  readonly reference?: string;
+  readonly startingAfter?: string;
+}
+
+/** The query parameters, checked: throws the contract's 400 for the first one that is wrong. */
+function listParameters(url: URL): ListParameters {
+  const query = url.searchParams;
+  for (const name of new Set(query.keys())) {
+    if (!QUERY_NAMES.includes(name)) throw invalidQuery(`Unknown query parameter ${name}.`, name);
+    if (query.getAll(name).length > 1) throw invalidQuery(`${name} is given more than once.`, name);
+  }
+  const limitText = query.get('limit');
+  const limit = limitText === null ? LIMITS.listLimitDefault : Number(limitText);
+  if ((limitText !== null && !LIMIT_DIGITS.test(limitText)) || limit < LIMITS.listLimitMin || limit > LIMITS.listLimitMax) {
+    throw invalidQuery(`limit is a whole number from ${LIMIT_RANGE}.`, 'limit');
+  }
+  const reference = query.get('reference') ?? undefined;
+  if (reference !== undefined && (reference.length < 1 || reference.length > LIMITS.referenceChars)) {
+    throw invalidQuery(`reference is ${REFERENCE_LENGTH}.`, 'reference');
+  }
+  const startingAfter = query.get('starting_after') ?? undefined;
+  return { limit, ...(reference === undefined ? {} : { reference }), ...(startingAfter === undefined ? {} : { startingAfter }) };
+}
+
+/**
+ * The first page's parameters, which the sign-in's round trip reads; undefined for a later page (its cursor is
+ * looked up first, by the handler) and for parameters the handler will refuse once the key is checked.
+ */
+function firstPageQuery(url: URL): Omit<ListParameters, 'startingAfter'> | undefined {
+  try {
+    const parameters = listParameters(url);
+    return parameters.startingAfter === undefined ? parameters : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -180,30 +180,6 @@ describe('a keyed final whose key row is gone at commit time', () => {
   });
 });
 
-describe('a key given back between the decision’s two statements', () => {
-  it('is 409 idempotency_in_progress (retry with the same key), never a 500; the retry makes the document', async () => {
-    const held = await acquireLease(app.db, {
-      accountId: caller.account.id,
-      key: 'order-1',
-      fingerprint: fingerprintOf(finalInvoice()),
-      now: app.clock.now(),
-    });
-    if (held.kind !== 'acquired') throw new Error('no lease');
-    // The running attempt fails and gives its key back after this request's upsert found it held, before the read.
-    beforeNextKeyRead = async () => {
-      await app.db.delete(idempotencyKeys).where(eq(idempotencyKeys.accountId, caller.account.id));
-    };
-    const response = await makeDocument(app, caller, finalInvoice(), { key: 'order-1' });
-    expect(beforeNextKeyRead).toBeUndefined();
-    const body = await expectError(response, 409, 'idempotency_in_progress');
-    expect(body.credit_used).toBe(false);
-    expect(await ledger(app, caller)).toMatchObject({ credits: 1, documents: 0 });
-    const retry = await makeDocument(app, caller, finalInvoice(), { key: 'order-1' });
-    expect(retry.status).toBe(201);
-    expect(await ledger(app, caller)).toMatchObject({ credits: 0, documents: 1 });
-  });
-});
-
 describe('a busy database around the commit (503 service_busy: nothing recorded, nothing charged)', () => {
   it('the batch refused before it began: 503 with Retry-After, saying nothing was charged; the key is given back', async () => {
     beforeNextCommit = async () => {

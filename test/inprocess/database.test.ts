@@ -144,7 +144,7 @@ describe('a key whose attempt was refused while the lock was still held', () => 
     let release: (() => void) | undefined;
     const lockedAtCommit = interceptDb(db, {
       batch: (real) => (queries) => {
-        release ??= holdWriteLock(path);
+        if (isCommitBatch(queries)) release ??= holdWriteLock(path);
         return real(queries);
       },
     });

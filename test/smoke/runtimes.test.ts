@@ -67,6 +67,43 @@ describe('the same service on Bun, Node and workerd', () => {
     }
   });
 
+  it('answers every keyed request type alike with rate limits on (each one batch or two on the database)', async () => {
+    for (const [runtime, { server, key }] of Object.entries(running)) {
+      const call = (path: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) =>
+        fetch(`${server.url}${path}`, {
+          ...init,
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json', ...init.headers },
+        });
+      const preview = JSON.stringify({ ...JSON.parse(REFERENCE), mode: 'preview' });
+      const idempotencyKey = { 'Idempotency-Key': `smoke-${runtime}` };
+      const made = await call('/api/v1/documents', { method: 'POST', body: REFERENCE, headers: idempotencyKey });
+      const replayed = await call('/api/v1/documents', { method: 'POST', body: REFERENCE, headers: idempotencyKey });
+      const answers = {
+        made: made.status,
+        replayed: [replayed.status, replayed.headers.get('Svc-Idempotent-Replay'), replayed.headers.get('Svc-Document-Id')],
+        preview: (await call('/api/v1/documents', { method: 'POST', body: preview, headers: { 'Idempotency-Key': `p-${runtime}` } }))
+          .status,
+        account: (await call('/api/v1/account')).status,
+        list: (await call('/api/v1/documents')).status,
+        record: (await call(`/api/v1/documents/${made.headers.get('Svc-Document-Id')}`)).status,
+        validate: (await call('/api/v1/documents/validate', { method: 'POST', body: REFERENCE })).status,
+        unknownKey: (await call('/api/v1/account', { headers: { Authorization: `Bearer ${generateKey()}` } })).status,
+        rateLimit: (await call('/api/v1/account')).headers.get('RateLimit-Limit'),
+      };
+      expect(answers, `${runtime}\n${server.output().slice(-3000)}`).toEqual({
+        made: 201,
+        replayed: [201, 'true', made.headers.get('Svc-Document-Id')],
+        preview: 201,
+        account: 200,
+        list: 200,
+        record: 200,
+        validate: 200,
+        unknownKey: 401,
+        rateLimit: '120',
+      });
+    }
+  });
+
   it('refuses to start with a clear message on an invalid setting', async () => {
     await expect(startBun({ PORT: 'eighty' }, await freePort())).rejects.toThrow(/PORT must be 0 to 65535/);
     await expect(startNode({ RENDER_CONCURRENCY: '0' }, await freePort())).rejects.toThrow(/RENDER_CONCURRENCY must be a whole number/);

@@ -114,13 +114,17 @@ export async function startWorker(
   return startProcess(process.execPath, wranglerDevArguments(port, persist, options.vars), { port, timeoutMs: 60_000 });
 }
 
-/** The arguments of `wrangler dev --local` for the Worker on a port, with a local D1 database and settings. */
-export function wranglerDevArguments(port: number, persist: string, vars: Record<string, string> = {}): string[] {
+/**
+ * The arguments of `wrangler dev --local` for the Worker on a port, with a local D1 database and settings; `config`
+ * names another Worker's wrangler.toml (a benchmark's).
+ */
+export function wranglerDevArguments(port: number, persist: string, vars: Record<string, string> = {}, config?: string): string[] {
   const settings = Object.entries(vars).flatMap(([name, value]) => ['--var', `${name}:${value}`]);
   return [
     WRANGLER,
     'dev',
     '--local',
+    ...(config ? ['--config', config] : []),
     '--port',
     String(port),
     '--ip',
