@@ -62,7 +62,7 @@ export function finalBuckets(keyId: string, plan: PlanLimits): Bucket[] {
 }
 
 /** Everyone's previews together: launch values, the same for every plan. */
-const GLOBAL_PREVIEW_LIMITS = { perHour: 1_500, perDay: 10_000 };
+export const GLOBAL_PREVIEW_LIMITS = { perHour: 1_500, perDay: 10_000 };
 
 export function previewBuckets(accountId: string, keyId: string, plan: PlanLimits): Bucket[] {
   const busy: Refusal = { code: 'service_busy', detail: 'preview_global_limit' };

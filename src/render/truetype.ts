@@ -136,6 +136,18 @@ function checksum(bytes: Uint8Array, offset: number, length: number): number {
 
 const pad4 = (n: number) => (n + 3) & ~3;
 
+/** Bytes of glyph data the glyphs take in a subset's glyf table, each padded to 4 bytes. */
+export function glyphDataLength(font: TrueTypeFile, glyphs: readonly number[]): number {
+  return glyphs.reduce((sum, gid) => sum + pad4(font.glyphOffsets[gid + 1]! - font.glyphOffsets[gid]!), 0);
+}
+
+/**
+ * Where a subset's glyph data starts: after the directory of its six tables, glyf the first of them by tag. The
+ * glyph data of its first glyphs is the same in every subset that starts with the same glyphs (pdf-writer.ts
+ * StableSubset).
+ */
+export const SUBSET_GLYPH_DATA_OFFSET = 12 + 6 * 16;
+
 /**
  * A TrueType font with only `glyphs` (old ids, glyph 0 first), renumbered 0..n-1 in that order: the tables
  * PDF needs for a CIDFontType2 with an Identity CIDToGIDMap (glyf, head, hhea, hmtx, loca, maxp).
@@ -143,17 +155,6 @@ const pad4 = (n: number) => (n + 3) & ~3;
 export function subsetTrueType(font: TrueTypeFile, glyphs: readonly number[]): Uint8Array {
   const newId = new Map(glyphs.map((gid, index) => [gid, index]));
   const glyfBase = table(font.tables, 'glyf').offset;
-
-  const glyphBytes = glyphs.map((gid) => {
-    const data = font.bytes.slice(glyfBase + font.glyphOffsets[gid]!, glyfBase + font.glyphOffsets[gid + 1]!);
-    const view = new DataView(data.buffer);
-    forEachComponent(font, gid, (at) => {
-      const relative = at - glyfBase - font.glyphOffsets[gid]!;
-      view.setUint16(relative, newId.get(view.getUint16(relative))!);
-    });
-    return data;
-  });
-  const glyfLength = glyphBytes.reduce((sum, data) => sum + pad4(data.length), 0);
 
   const copy = (tag: string) => {
     const record = table(font.tables, tag);
@@ -168,16 +169,21 @@ export function subsetTrueType(font: TrueTypeFile, glyphs: readonly number[]): U
   new DataView(maxp.buffer).setUint16(4, glyphs.length);
   const hmtx = new Uint8Array(glyphs.length * 4);
   const loca = new Uint8Array((glyphs.length + 1) * 4);
-  const glyf = new Uint8Array(glyfLength);
+  const glyf = new Uint8Array(glyphDataLength(font, glyphs));
   const hmtxView = new DataView(hmtx.buffer);
   const locaView = new DataView(loca.buffer);
+  const glyfView = new DataView(glyf.buffer);
+  // Each glyph copied into place, its components' glyph ids renumbered there: no copy per glyph.
   let offset = 0;
   glyphs.forEach((gid, index) => {
+    const start = glyfBase + font.glyphOffsets[gid]!;
+    const end = glyfBase + font.glyphOffsets[gid + 1]!;
+    glyf.set(font.bytes.subarray(start, end), offset);
+    forEachComponent(font, gid, (at) => glyfView.setUint16(offset + at - start, newId.get(font.view.getUint16(at))!));
     hmtxView.setUint16(index * 4, font.advances[gid]!);
     hmtxView.setInt16(index * 4 + 2, font.leftBearings[gid]!);
     locaView.setUint32(index * 4, offset);
-    glyf.set(glyphBytes[index]!, offset);
-    offset += pad4(glyphBytes[index]!.length);
+    offset += pad4(end - start);
   });
   locaView.setUint32(glyphs.length * 4, offset);
 

@@ -1,17 +1,25 @@
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { seedDatabaseFile } from '../support/accounts.ts';
-import { freePort } from '../support/processes.ts';
+import { createAccount } from '../../src/accounts/store.ts';
+import { createKey } from '../../src/auth/store.ts';
+import { openDatabase } from '../../src/db/libsql.ts';
+import { GLOBAL_PREVIEW_LIMITS } from '../../src/limits/buckets.ts';
+import { freePort, tempDir } from '../support/processes.ts';
 import { fixtureText } from '../support/requests.ts';
 
 /**
  * `npm run bench:load`: Bun servers (LOAD_PROCESSES, default 1, sharing the port) on one embedded database, driven
- * from this process over loopback with 1, 8 and 64 requests in flight, for each scenario. The driver runs in Bun:
- * on two cores it shares the machine with the server, and Bun's fetch costs a third of the CPU of Node's (0.15
- * against 0.5 ms per final, printed as "driver CPU"), which leaves the server its core (p99 at 64 in flight 1.1×
- * the p50 instead of 2×). Rate limits are switched off for the run (RATE_LIMITS_ENABLED=false), or they would be
- * what is measured. Prints requests/s and p50/p99 latency, and from the server's request log how much of a
- * final's time is spent outside the renderer.
+ * from this process over loopback with 1, 8 and 64 requests in flight, for each scenario; twice: with the rate
+ * limits off (RATE_LIMITS_ENABLED=false), then on, as in production. With them on, requests go round a pool of
+ * keys (LOAD_ACCOUNTS accounts of two keys each) so that no limit is reached: every keyed answer must carry
+ * RateLimit-Remaining, and a 429 stops the run (the pool was too small for the machine: raise LOAD_ACCOUNTS), so
+ * that neither pass measures something else. The driver runs in Bun: on two cores it shares the machine with the
+ * server, and Bun's fetch costs a third of the CPU of Node's (0.15 against 0.5 ms per final, printed as "driver
+ * CPU"), which leaves the server its core (p99 at 64 in flight 1.1× the p50 instead of 2×). Prints requests/s and
+ * p50/p99 latency, at 64 in flight p99 against the queueing bound (64 ÷ requests/s), from the server's request log
+ * how much of a final's time is spent outside the renderer, and the finals' throughput with the limits on against
+ * off.
  */
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 4);
@@ -21,97 +29,225 @@ const CONCURRENCY = [1, 8, 64];
  * wait on each other for SQLite's write lock and their p99 at 64 in flight is no better (measured; see README).
  */
 const PROCESSES = Number(process.env.LOAD_PROCESSES ?? 1);
+/**
+ * Accounts of the limits-on pass. Requests take the keys in turn, so a key gets 1/(2 × LOAD_ACCOUNTS) of the pass's
+ * keyed requests: with 600 accounts and 100,000 requests, 84, below the 120 per minute every plan allows, and 9
+ * previews, below 30 an hour (60 an account); each account replays its own final, 42 times, below 60 a minute.
+ */
+const ACCOUNTS = Number(process.env.LOAD_ACCOUNTS ?? 600);
 
-const { url, client, key } = await seedDatabaseFile({ plan: 'pro', credits: 10_000_000 });
-client.close();
-
-const port = await freePort();
-const servers = Array.from({ length: PROCESSES }, () =>
-  spawn(here('../../node_modules/.bin/bun'), [here('../../src/runtimes/bun.ts')], {
-    env: { ...process.env, PORT: String(port), REUSE_PORT: 'true', DATABASE_URL: url, RATE_LIMITS_ENABLED: 'false', LOG_REQUESTS: 'true' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  }),
-);
-const logLines: string[] = [];
-for (const server of servers) {
-  let pending = '';
-  server.stdout!.on('data', (chunk: Buffer) => {
-    const lines = (pending + chunk.toString()).split('\n');
-    pending = lines.pop()!;
-    logLines.push(...lines.filter((line) => line.startsWith('{')));
-  });
+interface Credential {
+  key: string;
+  /** The account's Idempotency-Key of the final the replay scenario sends again. */
+  replayKey: string;
 }
-const base = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i++) {
-  try {
-    if ((await fetch(`${base}/api/v1/templates`)).ok) break;
-  } catch {
-    if (i > 100) throw new Error('server did not start');
+
+/** A new database file with `accounts` confirmed pro accounts of two full keys each, made with the store code. */
+async function seedDatabase(accounts: number): Promise<{ url: string; credentials: Credential[] }> {
+  const url = `file:${join(tempDir('svc-load-'), 'svc.db')}`;
+  const { db, client } = await openDatabase(url);
+  const credentials: Credential[] = [];
+  for (let index = 0; index < accounts; index++) {
+    const account = await createAccount(db, {
+      email: `load.${index}@example.com`,
+      plan: 'pro',
+      credits: 10_000_000,
+      emailConfirmed: true,
+      now: Date.now(),
+    });
+    if (!account) throw new Error('seedDatabase: the address is taken');
+    for (const name of ['first', 'second']) {
+      const created = await createKey(db, { accountId: account.id, kind: 'full', name, now: Date.now() });
+      if (typeof created === 'string') throw new Error(created);
+      credentials.push({ key: created.key, replayKey: `load-replay-${index}` });
+    }
   }
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  client.close();
+  return { url, credentials };
 }
 
-const reference = fixtureText('reference-invoice.json');
-const preview = JSON.stringify({ ...JSON.parse(reference), mode: 'preview' });
-const auth = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
-let counter = 0;
-const scenarios: Record<string, () => Promise<Response>> = {
-  'GET templates': () => fetch(`${base}/api/v1/templates`),
-  'POST validate': () => fetch(`${base}/api/v1/documents/validate`, { method: 'POST', headers: auth, body: reference }),
-  'POST preview': () => fetch(`${base}/api/v1/documents`, { method: 'POST', headers: auth, body: preview }),
-  'POST final (new key)': () =>
-    fetch(`${base}/api/v1/documents`, {
-      method: 'POST',
-      headers: { ...auth, 'Idempotency-Key': `load-${process.pid}-${counter++}` },
-      body: reference,
-    }),
-  'POST replay': () =>
-    fetch(`${base}/api/v1/documents`, { method: 'POST', headers: { ...auth, 'Idempotency-Key': 'load-replay' }, body: reference }),
-};
-await scenarios['POST replay']!();
+interface Scenario {
+  /** Sent with a key (and so counted by the limiter). */
+  keyed: boolean;
+  /** Most requests a row sends, when fewer than its seconds allow. */
+  budget?: number;
+  send: () => Promise<Response>;
+}
 
-async function run(scenario: () => Promise<Response>, concurrency: number) {
-  const latencies: number[] = [];
-  let failures = 0;
-  const deadline = performance.now() + SECONDS * 1000;
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < deadline) {
-        const begin = performance.now();
-        const response = await scenario();
-        await response.arrayBuffer();
-        latencies.push(performance.now() - begin);
-        if (response.status >= 300) failures++;
-      }
+interface Row {
+  scenario: string;
+  concurrency: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Answers outside 2xx: such a row timed refusals, not the work. */
+  failures: number;
+  /** Server time of a final outside the render, ms (from the request log); finals only. */
+  outsideRender?: number;
+}
+
+async function pass(rateLimits: boolean): Promise<Row[]> {
+  const { url, credentials } = await seedDatabase(rateLimits ? ACCOUNTS : 1);
+  const port = await freePort();
+  const servers = Array.from({ length: PROCESSES }, () =>
+    spawn(here('../../node_modules/.bin/bun'), [here('../../src/runtimes/bun.ts')], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        REUSE_PORT: 'true',
+        DATABASE_URL: url,
+        RATE_LIMITS_ENABLED: String(rateLimits),
+        LOG_REQUESTS: 'true',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     }),
   );
-  const elapsed = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!;
-  const driverMs = (cpu.user + cpu.system) / 1000 / latencies.length;
-  return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), failures, count: latencies.length, driverMs };
+  try {
+    return await drive(port, servers, credentials, rateLimits);
+  } finally {
+    for (const server of servers) server.kill('SIGTERM');
+  }
+}
+
+async function drive(port: number, servers: ReturnType<typeof spawn>[], credentials: Credential[], rateLimits: boolean): Promise<Row[]> {
+  const logLines: string[] = [];
+  for (const server of servers) {
+    let pending = '';
+    server.stdout!.on('data', (chunk: Buffer) => {
+      const lines = (pending + chunk.toString()).split('\n');
+      pending = lines.pop()!;
+      logLines.push(...lines.filter((line) => line.startsWith('{')));
+    });
+  }
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${base}/api/v1/templates`)).ok) break;
+    } catch {
+      if (i > 100) throw new Error('server did not start');
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+
+  const reference = fixtureText('reference-invoice.json');
+  const preview = JSON.stringify({ ...JSON.parse(reference), mode: 'preview' });
+  let turn = 0;
+  /** The next key of the pool, in turn. */
+  const next = () => credentials[turn++ % credentials.length]!;
+  const auth = (credential: Credential) => ({ Authorization: `Bearer ${credential.key}`, 'Content-Type': 'application/json' });
+  let counter = 0;
+  const create = (credential: Credential, idempotencyKey: string) =>
+    fetch(`${base}/api/v1/documents`, {
+      method: 'POST',
+      headers: { ...auth(credential), 'Idempotency-Key': idempotencyKey },
+      body: reference,
+    });
+  /**
+   * Everyone's previews together have a ceiling per hour that no number of keys lifts: with the limits on, each
+   * preview row stops at its share of nine tenths of it.
+   */
+  const previewBudget = rateLimits ? Math.floor((GLOBAL_PREVIEW_LIMITS.perHour * 0.9) / CONCURRENCY.length) : Number.POSITIVE_INFINITY;
+  const scenarios: Record<string, Scenario> = {
+    'GET templates': { keyed: false, send: () => fetch(`${base}/api/v1/templates`) },
+    'POST validate': {
+      keyed: true,
+      send: () => fetch(`${base}/api/v1/documents/validate`, { method: 'POST', headers: auth(next()), body: reference }),
+    },
+    'POST preview': {
+      keyed: true,
+      budget: previewBudget,
+      send: () => fetch(`${base}/api/v1/documents`, { method: 'POST', headers: auth(next()), body: preview }),
+    },
+    'POST final (new key)': { keyed: true, send: () => create(next(), `load-${process.pid}-${counter++}`) },
+    'POST replay': {
+      keyed: true,
+      send: () => {
+        const credential = next();
+        return create(credential, credential.replayKey);
+      },
+    },
+  };
+  // The final each account's replays send again, made before the clock starts.
+  for (const credential of credentials.filter((_, index) => index % 2 === 0)) await create(credential, credential.replayKey);
+
+  async function run(scenario: Scenario, concurrency: number) {
+    const latencies: number[] = [];
+    let failures = 0;
+    let sent = 0;
+    const deadline = performance.now() + SECONDS * 1000;
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (performance.now() < deadline && sent++ < (scenario.budget ?? Number.POSITIVE_INFINITY)) {
+          const begin = performance.now();
+          const response = await scenario.send();
+          const body = await response.arrayBuffer();
+          latencies.push(performance.now() - begin);
+          if (response.status === 429) {
+            throw new Error(`a rate limit was reached, raise LOAD_ACCOUNTS: ${new TextDecoder().decode(body).slice(0, 300)}`);
+          }
+          if (scenario.keyed && response.headers.has('RateLimit-Remaining') !== rateLimits) {
+            throw new Error(
+              `rate limits ${rateLimits ? 'on' : 'off'}, but an answer ${rateLimits ? 'without' : 'with'} RateLimit-Remaining`,
+            );
+          }
+          if (response.status >= 300) failures++;
+        }
+      }),
+    );
+    const elapsed = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    latencies.sort((a, b) => a - b);
+    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!;
+    const driverMs = (cpu.user + cpu.system) / 1000 / latencies.length;
+    return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), failures, count: latencies.length, driverMs };
+  }
+
+  console.log(`\nRate limits ${rateLimits ? `on (${credentials.length} keys of ${credentials.length / 2} accounts, in turn)` : 'off'}:`);
+  const rows: Row[] = [];
+  for (const [name, scenario] of Object.entries(scenarios)) {
+    for (const concurrency of CONCURRENCY) {
+      logLines.length = 0;
+      const result = await run(scenario, concurrency);
+      const row: Row = { scenario: name, concurrency, rps: result.rps, p50: result.p50, p99: result.p99, failures: result.failures };
+      let outside = '';
+      if (name.startsWith('POST final')) {
+        const finals = logLines.map((line) => JSON.parse(line)).filter((entry) => entry.render_ms !== undefined && entry.status === 201);
+        const duration = finals.reduce((sum, entry) => sum + entry.duration_ms, 0);
+        const render = finals.reduce((sum, entry) => sum + entry.render_ms, 0);
+        row.outsideRender = (duration - render) / finals.length;
+        outside = `  server time ${(duration / finals.length).toFixed(2)} ms of which render ${(render / finals.length).toFixed(2)} ms, ${row.outsideRender.toFixed(2)} ms outside it`;
+      }
+      const bound = concurrency === 64 ? `  p99/queueing bound ${(result.p99 / ((concurrency * 1000) / result.rps)).toFixed(2)}×` : '';
+      console.log(
+        `${name.padEnd(22)} c=${String(concurrency).padEnd(3)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms${bound}  (${result.count} requests${result.failures ? `, ${result.failures} not 2xx` : ''}; driver CPU ${result.driverMs.toFixed(2)} ms each)${outside}`,
+      );
+      rows.push(row);
+    }
+  }
+  return rows;
 }
 
 console.log(
   `Load benchmark: ${PROCESSES} Bun server process(es) sharing one port and one embedded database, ${SECONDS} s per row, driven over loopback from another Bun process.`,
 );
-for (const [name, scenario] of Object.entries(scenarios)) {
-  for (const concurrency of CONCURRENCY) {
-    logLines.length = 0;
-    const result = await run(scenario, concurrency);
-    let outside = '';
-    if (name.startsWith('POST final')) {
-      const finals = logLines.map((line) => JSON.parse(line)).filter((entry) => entry.render_ms !== undefined && entry.status === 201);
-      const duration = finals.reduce((sum, entry) => sum + entry.duration_ms, 0);
-      const render = finals.reduce((sum, entry) => sum + entry.render_ms, 0);
-      outside = `  server time ${(duration / finals.length).toFixed(2)} ms of which render ${(render / finals.length).toFixed(2)} ms (${(duration / render).toFixed(2)}× the render, ${(100 * (1 - render / duration)).toFixed(0)}% outside it)`;
-    }
-    console.log(
-      `${name.padEnd(22)} c=${String(concurrency).padEnd(3)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms  (${result.count} requests${result.failures ? `, ${result.failures} not 2xx` : ''}; driver CPU ${result.driverMs.toFixed(2)} ms each)${outside}`,
-    );
-  }
+const off = await pass(false);
+const on = await pass(true);
+console.log('\nFinals with the rate limits on against off (throughput on ÷ off; the limiter may cost at most 10%):');
+for (const row of on.filter((entry) => entry.scenario.startsWith('POST final'))) {
+  const without = off.find((entry) => entry.scenario === row.scenario && entry.concurrency === row.concurrency)!;
+  console.log(
+    `c=${String(row.concurrency).padEnd(3)} ${row.rps.toFixed(0)} against ${without.rps.toFixed(0)} req/s: ${((100 * row.rps) / without.rps).toFixed(0)}%  ` +
+      `outside the render ${row.outsideRender!.toFixed(2)} ms against ${without.outsideRender!.toFixed(2)} ms`,
+  );
 }
-for (const server of servers) server.kill('SIGTERM');
+const failed = [...off.map((row) => ({ ...row, limits: 'off' })), ...on.map((row) => ({ ...row, limits: 'on' }))].filter(
+  (row) => row.failures,
+);
+if (failed.length) {
+  console.error(
+    `\nNot measured: answers outside 2xx in ${failed.map((row) => `${row.scenario} c=${row.concurrency} (limits ${row.limits}, ${row.failures})`).join(', ')}.`,
+  );
+  process.exitCode = 1;
+}

@@ -1,10 +1,13 @@
+import { LIMITS } from '../../src/contract/limits.ts';
+import type { TemplateDefinition } from '../../src/templates/template.ts';
+
 export const REFERENCES = [
   { name: '3 lines', file: 'reference-invoice.json' },
   { name: '50 lines', file: 'reference-invoice-50.json' },
 ] as const;
 
 /** Characters to make new glyph sets from (see withNewGlyphs), per font family; the first unused ones are taken. */
-const POOLS = {
+export const POOLS = {
   latin: 'ĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦ',
   arabic: 'ثخذضظغژڤڭۆۇۈۋ',
   hebrew: 'װױײﬠﬡﬢﬣﬤﬥﬦﬧﬨ',
@@ -42,6 +45,15 @@ const POOL_BITS = 9;
  * that each PDF's subsets are new by their tags, which are a hash of the glyphs.
  */
 export function withNewGlyphs(text: string, pools: readonly string[], call: number): string {
+  const request = JSON.parse(text);
+  const suffix = ` ${newGlyphWords(text, pools, call)}`;
+  request.fields.items[0].description += suffix;
+  request.fields.client_name += suffix;
+  return JSON.stringify(request);
+}
+
+/** One word per pool, of the pool's characters not in `text` chosen by the bits of call + 1 (see withNewGlyphs). */
+function newGlyphWords(text: string, pools: readonly string[], call: number): string {
   const choice = call + 1;
   if (choice >= 2 ** POOL_BITS) throw new Error(`withNewGlyphs: ${POOL_BITS} pool characters make fewer than ${choice} sets`);
   const words = pools.map((pool) => {
@@ -49,11 +61,62 @@ export function withNewGlyphs(text: string, pools: readonly string[], call: numb
     if (unused.length < POOL_BITS) throw new Error(`withNewGlyphs: pool ${pool} has fewer than ${POOL_BITS} characters unused`);
     return unused.filter((_, bit) => choice & (1 << bit)).join('');
   });
-  const request = JSON.parse(text);
-  const suffix = ` ${words.join(' ')}`;
-  request.fields.items[0].description += suffix;
-  request.fields.client_name += suffix;
-  return JSON.stringify(request);
+  return words.join(' ');
+}
+
+/** Words of a worst-case text: long ones, capitals, digits and punctuation, as business text has them. */
+const WORST_WORDS =
+  'Consolidated maintenance agreement 2026-Q4: on-site support, spare-part logistics (EMEA/APAC), reference ' +
+  'PO-4500012345/ACME; invoicing per milestone, 30% on acceptance, balance within 45 days. IBAN GB33BUKB20201555555555 ';
+
+/** `n` characters of WORST_WORDS, ending in `end`; a line break every `lineChars` characters when given. */
+function worstText(n: number, end: string, lineChars?: number): string {
+  let text = WORST_WORDS.repeat(Math.ceil(n / WORST_WORDS.length)).slice(0, n - end.length - 1);
+  if (lineChars) text = text.replace(new RegExp(`(.{${lineChars - 1}}) `, 'g'), '$1\n');
+  return `${text.trimEnd()} ${end}`.slice(-n);
+}
+
+/**
+ * The largest valid request of a template as call `call` of a run: every text field at its maximum length
+ * (text and multiline fields, a payment link of the longest URL), 50 line items of the longest description with
+ * figures of the most digits the totals allow, every option on, a preview (its marking drawn on every page), and a
+ * new glyph set in every Latin face (as withNewGlyphs) at the end of each text, so that no render reuses a subset.
+ * The bench runs parse it with the service's own validation, so a request that stopped being valid fails the run.
+ */
+export function worstRequest(template: TemplateDefinition, call: number): string {
+  const words = newGlyphWords(WORST_WORDS, [POOLS.latin], call);
+  const example = template.example as { fields: Record<string, unknown> };
+  const fields: Record<string, unknown> = { ...example.fields };
+  for (const [name, field] of Object.entries(template.fields)) {
+    if (field.deprecatedFor) continue;
+    switch (field.type.name) {
+      case 'text':
+        fields[name] = worstText(LIMITS.textChars, words);
+        break;
+      case 'multiline':
+        fields[name] = worstText(LIMITS.multilineChars, words, 60);
+        break;
+      case 'url':
+        fields[name] = `https://pay.example.com/${'pay-now/'.repeat(40)}`.slice(0, LIMITS.urlChars);
+        break;
+      case 'line_items':
+        fields[name] = Array.from({ length: LIMITS.maxLineItems }, () => ({
+          description: worstText(LIMITS.lineItemDescriptionChars, words),
+          quantity: '99999.9999',
+          unit_price: '99999999.99',
+        }));
+        break;
+      case 'boolean':
+        fields[name] = true;
+        break;
+      case 'discount':
+        fields[name] = '12.5%';
+        break;
+    }
+  }
+  // A quote has items or an amount: the items are the larger document.
+  if ('items' in fields && template.fields.amount) delete fields.amount;
+  return JSON.stringify({ ...template.example, mode: 'preview', fields });
 }
 
 export interface Summary {
@@ -61,6 +124,7 @@ export interface Summary {
   first: number;
   median: number;
   p95: number;
+  max: number;
   perSecond: number;
   bytes: number;
 }
@@ -72,6 +136,7 @@ function summarise(samples: number[], bytes: number, first: number): Summary {
     first,
     median: sorted[Math.floor(sorted.length / 2)]!,
     p95: sorted[Math.floor(sorted.length * 0.95)]!,
+    max: sorted.at(-1)!,
     perSecond: 1000 / mean,
     bytes,
   };

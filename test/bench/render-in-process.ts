@@ -2,27 +2,24 @@ import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/json/parse.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
-import { renderPdf } from '../../src/render/index.ts';
+import { type RenderInput, renderPdf } from '../../src/render/index.ts';
+import { TEMPLATES } from '../../src/templates/registry.ts';
 import { renderInput } from '../../src/templates/template.ts';
 import { fixtureText } from '../support/requests.ts';
-import { REFERENCES, RUNS, SCRIPT_INVOICES, timeRuns, WARMUP, withNewGlyphs } from './measure.ts';
+import { POOLS, REFERENCES, RUNS, SCRIPT_INVOICES, type Summary, timeRuns, WARMUP, withNewGlyphs, worstRequest } from './measure.ts';
 
 /**
- * Renders the reference requests, then the script invoices, in this process (Node or Bun, whichever runs this file)
- * and prints one JSON line per document. Fonts are parsed once, as in the server; each render is the whole
- * renderPdf call. The reference invoices are rendered as they are, as before issue 16. Each script invoice is
- * rendered with a new glyph set in every font at every call (measure.ts withNewGlyphs), its requests parsed
- * before the clock starts; its first call is the first use of its fonts unless an invoice before it used them
- * (SCRIPT_INVOICES order: HarfBuzz and the Arabic faces with the Arabic invoice, the CJK face with the Japanese).
+ * Renders the reference requests, then the largest valid request of each template, then the script invoices, in
+ * this process (Node or Bun, whichever runs this file) and prints one JSON line per document and mode. Fonts are
+ * parsed once, as in the server; each render is the whole renderPdf call. A reference invoice is rendered in two
+ * modes: `repeat`, the same request every call (its font subsets made once), and `new glyphs`, a new glyph set in
+ * every call (measure.ts withNewGlyphs), as for a stream of different customers. The largest requests and the
+ * script invoices are rendered with new glyphs only. Requests are parsed before the clock starts. A script
+ * invoice's first call is the first use of its fonts unless an invoice before it used them (SCRIPT_INVOICES
+ * order: HarfBuzz and the Arabic faces with the Arabic invoice, the CJK face with the Japanese).
  */
 const fonts = loadFonts(readFontFiles());
-const render = (text: string) => renderPdf(renderInput(parseDocumentRequest(parseJson(text))), fonts);
-
-for (const reference of REFERENCES) {
-  const request = parseDocumentRequest(parseJson(fixtureText(reference.file)));
-  const summary = await timeRuns(async () => (await renderPdf(renderInput(request), fonts)).length);
-  console.log(JSON.stringify({ document: reference.name, ...summary }));
-}
+const parse = (text: string) => renderInput(parseDocumentRequest(parseJson(text)));
 
 /** The subset names of a PDF's fonts, `TAG+PostScriptName`, each once; the tag is a hash of the subset's glyphs. */
 function subsetNames(pdf: Uint8Array): string[] {
@@ -30,20 +27,57 @@ function subsetNames(pdf: Uint8Array): string[] {
   return [...new Set([...names].map((match) => match[1]!))];
 }
 
-for (const invoice of SCRIPT_INVOICES) {
-  const text = fixtureText(invoice.file);
-  const requests = Array.from({ length: WARMUP + RUNS }, (_, call) =>
-    renderInput(parseDocumentRequest(parseJson(withNewGlyphs(text, invoice.pools, call)))),
-  );
+/**
+ * Times the renders of `requests` (one per call) and checks that the run measured what it says: with `newGlyphs`
+ * every PDF's subsets differ from every other PDF's in the run (a repeated glyph set would time the cache), else
+ * every PDF is the same.
+ */
+async function timeRequests(requests: RenderInput[], newGlyphs: boolean, document: string): Promise<Summary> {
   const pdfs: Uint8Array[] = [];
   const summary = await timeRuns(async (call) => {
-    const pdf = await renderPdf(requests[call]!, fonts);
+    const pdf = await renderPdf(requests[call % requests.length]!, fonts);
     pdfs.push(pdf);
     return pdf.length;
   });
   const subsets = pdfs.flatMap(subsetNames);
-  if (subsets.length < pdfs.length) throw new Error(`${invoice.name}: no font subsets found in the PDFs`);
-  if (new Set(subsets).size !== subsets.length) throw new Error(`${invoice.name}: a glyph set came back within the run`);
-  const bytes = (await render(text)).length;
-  console.log(JSON.stringify({ document: invoice.name, ...summary, bytes }));
+  if (subsets.length < pdfs.length) throw new Error(`${document}: no font subsets found in the PDFs`);
+  const distinct = new Set(subsets).size;
+  if (newGlyphs && distinct !== subsets.length) throw new Error(`${document}: a glyph set came back within the run`);
+  if (!newGlyphs && distinct !== subsets.length / pdfs.length) throw new Error(`${document}: the repeated request drew new glyph sets`);
+  return summary;
+}
+
+const calls = (make: (call: number) => string) => Array.from({ length: WARMUP + RUNS }, (_, call) => parse(make(call)));
+
+for (const reference of REFERENCES) {
+  const text = fixtureText(reference.file);
+  const repeat = await timeRequests([parse(text)], false, reference.name);
+  console.log(JSON.stringify({ document: reference.name, mode: 'repeat', ...repeat }));
+  const fresh = await timeRequests(
+    calls((call) => withNewGlyphs(text, [POOLS.latin], call)),
+    true,
+    reference.name,
+  );
+  console.log(JSON.stringify({ document: reference.name, mode: 'new glyphs', ...fresh }));
+}
+
+for (const template of TEMPLATES) {
+  const document = `${template.slug} max`;
+  const summary = await timeRequests(
+    calls((call) => worstRequest(template, call)),
+    true,
+    document,
+  );
+  console.log(JSON.stringify({ document, mode: 'new glyphs', ...summary }));
+}
+
+for (const invoice of SCRIPT_INVOICES) {
+  const text = fixtureText(invoice.file);
+  const summary = await timeRequests(
+    calls((call) => withNewGlyphs(text, invoice.pools, call)),
+    true,
+    invoice.name,
+  );
+  const bytes = (await renderPdf(parse(text), fonts)).length;
+  console.log(JSON.stringify({ document: invoice.name, mode: 'new glyphs', ...summary, bytes }));
 }

@@ -13,18 +13,18 @@ import { finalBody, fixture, INVOICE_FIELDS, QUOTE_FIELDS, RECEIPT_FIELDS } from
  * template's version is raised (spec 9.5: appearance → minor, no output change → patch) and the hash renewed.
  */
 const FIXTURES: Record<string, () => unknown> = {
-  'invoice@2.1.0 reference 3 lines': () => fixture('reference-invoice.json'),
-  'invoice@2.1.0 reference 50 lines': () => fixture('reference-invoice-50.json'),
-  'invoice@2.1.0 example letter preview': () => ({ ...findTemplate('invoice')!.example, paper: 'letter' }),
-  'quote@1.1.0 example': () => ({ ...findTemplate('quote')!.example, mode: 'final' }),
-  'receipt@1.1.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
+  'invoice@2.2.0 reference 3 lines': () => fixture('reference-invoice.json'),
+  'invoice@2.2.0 reference 50 lines': () => fixture('reference-invoice-50.json'),
+  'invoice@2.2.0 example letter preview': () => ({ ...findTemplate('invoice')!.example, paper: 'letter' }),
+  'quote@1.2.0 example': () => ({ ...findTemplate('quote')!.example, mode: 'final' }),
+  'receipt@1.2.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
 };
 const GOLDEN: Record<string, string> = {
-  'invoice@2.1.0 reference 3 lines': '919e2fb053c0507b84ef26dd1c560f5aac025f98d99e25de94ba53c9e377c07b',
-  'invoice@2.1.0 reference 50 lines': 'c38c70c5a9ba4d7703cd23ee1d882c6adc4992e09e3172846a2eeec3efe71c47',
-  'invoice@2.1.0 example letter preview': '8b4efaa050af6e59235acd7f362a069c63bbb199e083038d0b460b98b8cedd97',
-  'quote@1.1.0 example': 'd274d7d70a4e58ce7e31e18a39c416040dc682e21f5ab4efa92b0b831bef5213',
-  'receipt@1.1.0 example': 'd5a91d6a5df4cac0623fc380baf450424ce7bb7e3f1c0e1b3315c7aed72dcaf1',
+  'invoice@2.2.0 reference 3 lines': '9e6ba6044fef14a304ce9c066e51c954bbcf94479249497cab908b7592cdbd11',
+  'invoice@2.2.0 reference 50 lines': '8801517d816d111636fff78e184e7453a02c8bba56455ff939aee11a5aa9cb22',
+  'invoice@2.2.0 example letter preview': '6ff850d7be0c60040a9e21dac916bee7177ddb4de84fe1291c3063078d3ef846',
+  'quote@1.2.0 example': '1c21fca9fbbacf9a7c6a37db55450df5b590fbf9e1a06788d907331cbbde41e2',
+  'receipt@1.2.0 example': '06110a7c058cb972e1da63daea50912be67d9b9e86f88f05d9b282b5f919b97d',
 };
 
 describe('deterministic bytes (spec 9.7)', () => {

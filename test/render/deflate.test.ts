@@ -1,0 +1,40 @@
+import { inflateSync } from 'node:zlib';
+import pako from 'pako';
+import { describe, expect, it } from 'vitest';
+import { deflate, deflatePiece, storedPiece, zlibOfPieces } from '../../src/render/deflate.ts';
+
+/** Bytes with the repeats a font or a content stream has, of a length and seed of their own. */
+function sample(length: number, seed: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  let state = seed;
+  for (let i = 0; i < length; i++) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    bytes[i] = i > 64 && state % 3 === 0 ? bytes[i - 1 - (state % 61)]! : state >>> 24;
+  }
+  return bytes;
+}
+
+describe('deflate with a kept state (issue 19)', () => {
+  it('gives the bytes pako.deflate gives, call after call, at each level, whatever the call before compressed', () => {
+    const inputs = [sample(70_000, 1), sample(0, 2), sample(300, 3), sample(40_000, 4), sample(300, 3)];
+    for (const level of [3, 6] as const) {
+      for (const input of inputs) expect(deflate(input, level)).toEqual(pako.deflate(input, { level }));
+    }
+  });
+
+  it('makes a zlib stream of pieces compressed apart or stored (more than a stored block holds) that inflates to the pieces end to end', () => {
+    const parts = [sample(108, 5), sample(50_000, 6), sample(0, 7), sample(2_000, 8), sample(70_000, 9)];
+    const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      whole.set(part, at);
+      at += part.length;
+    }
+    const stream = zlibOfPieces(
+      parts.map((part, index) => (index % 2 ? deflatePiece(part) : storedPiece(part))),
+      whole,
+    );
+    expect(new Uint8Array(inflateSync(stream))).toEqual(whole);
+    expect(new Uint8Array(pako.inflate(stream))).toEqual(whole);
+  });
+});
