@@ -24,6 +24,12 @@ export type AuthContext = KeyWithAccount;
  */
 export type SigningIn = ReturnType<typeof callerInSql> & { readonly admitted: SQL };
 
+/** The caller as SQL once signed in: the request has been counted, so admitted means the key is still active. */
+export function signedInCaller(auth: AuthContext): SigningIn {
+  const caller = callerInSql(auth.key.hash);
+  return { ...caller, admitted: caller.active };
+}
+
 /**
  * Statements a route sends in the sign-in's round trip, before the batch's own look-up of the key (so that they
  * may change what it reads: a renewed credit period), built before the key is known from the caller as SQL.

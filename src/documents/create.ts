@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { planOf } from '../accounts/plans.ts';
 import { findAccount, hasCredit, renewalOf } from '../accounts/store.ts';
-import { type AuthContext, requireScope, type SigningIn } from '../auth/authenticate.ts';
-import { type Clock, isoSeconds } from '../clock.ts';
+import { type AuthContext, requireScope, type SigningIn, signedInCaller } from '../auth/authenticate.ts';
+import { arrivedWithin, type Clock, isoSeconds, LATE } from '../clock.ts';
 import type { AppConfig } from '../config.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { ERRORS } from '../contract/errors.ts';
@@ -143,16 +143,6 @@ function renderRefusal(error: unknown): unknown {
   return error;
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`commit took longer than ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => {
-    if (timer !== undefined) clearTimeout(timer);
-  });
-}
-
 /** The PDF made anew and committed: charged (final), recorded, the key completed. */
 async function makeNew(
   document: DocumentRequest,
@@ -193,7 +183,9 @@ async function makeNew(
   };
   let outcome: Awaited<ReturnType<typeof commitDocument>>;
   try {
-    outcome = await withTimeout(commitDocument(deps.db, { row, charge: final, lease }), deps.config.commitTimeoutMs);
+    const committed = await arrivedWithin(commitDocument(deps.db, { row, charge: final, lease }), deps.config.commitTimeoutMs);
+    if (committed === LATE) throw new Error(`commit took longer than ${deps.config.commitTimeoutMs} ms`);
+    outcome = committed;
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw new ApiError('commit_status_unknown', {
@@ -304,6 +296,16 @@ export function prepareCreate(
   } catch {
     return undefined;
   }
+  return prepareDocument(document, input.idempotencyKey, deps, caller);
+}
+
+/** prepareCreate's statements for a request already checked. */
+function prepareDocument(
+  document: DocumentRequest,
+  idempotencyKey: string | undefined,
+  deps: Pick<CreateDocumentDeps, 'db' | 'clock' | 'config'>,
+  caller: SigningIn,
+): PreparedCreate {
   const { db, config } = deps;
   const now = deps.clock.now();
   const final = document.mode === 'final';
@@ -323,8 +325,8 @@ export function prepareCreate(
     counts: [],
   };
   let counted = ok;
-  if (input.idempotencyKey !== undefined) {
-    const attempt = { accountId: caller.accountId, key: input.idempotencyKey, fingerprint, leaseId, now };
+  if (idempotencyKey !== undefined) {
+    const attempt = { accountId: caller.accountId, key: idempotencyKey, fingerprint, leaseId, now };
     const credit = final ? hasCredit(caller.accountId) : sql`1 = 1`;
     const open = limits ? openInSql(buckets, now) : sql`1 = 1`;
     parts.lease = leaseInBatch(db, attempt, sql`${ok} AND ${leaseFree(attempt)} AND ${credit} AND ${open}`);
@@ -338,6 +340,19 @@ export function prepareCreate(
   const statements = PARTS.flatMap((part) => parts[part]);
   const sizes = Object.fromEntries(PARTS.map((part) => [part, parts[part].length])) as Record<Part, number>;
   return { statements, document, fingerprint, leaseId, now, parts: sizes };
+}
+
+/**
+ * A body that came too late to go with the sign-in (the route waits for it only so long): the same statements in
+ * a batch of their own, for the caller already signed in and counted in its requests bucket. A body that is no
+ * document request is refused here, in the contract's order, with nothing sent.
+ */
+async function prepareAfterSignIn(
+  input: CreateDocumentInput,
+  deps: CreateDocumentDeps,
+): Promise<{ prepared: PreparedCreate; answers: readonly unknown[] }> {
+  const prepared = prepareDocument(parseDocumentRequest(input.body), input.idempotencyKey, deps, signedInCaller(input.auth));
+  return { prepared, answers: await deps.db.batch(prepared.statements as unknown as Parameters<Database['batch']>[0]) };
 }
 
 /** prepareCreate's answers, by part. */
@@ -367,13 +382,15 @@ export async function createDocument(
 ): Promise<CreatedDocument> {
   const { auth, body, idempotencyKey } = input;
   requireModeScope(auth, body);
-  const document = sent.prepared?.document ?? parseDocumentRequest(body);
-  if (!sent.prepared) throw new Error('a document request was not prepared with the sign-in');
-  const answers = answersOf(sent.prepared, sent.answers);
+  const { prepared, answers: preparedAnswers } = sent.prepared
+    ? { prepared: sent.prepared, answers: sent.answers }
+    : await prepareAfterSignIn(input, deps);
+  const { document } = prepared;
+  const answers = answersOf(prepared, preparedAnswers);
 
   let lease: Lease | undefined;
   if (idempotencyKey !== undefined) {
-    const { fingerprint, leaseId } = sent.prepared;
+    const { fingerprint, leaseId } = prepared;
     const decision = leaseDecisionOf({ accountId: auth.account.id, key: idempotencyKey, fingerprint, leaseId }, answers.lease);
     if (decision.kind === 'reused') {
       throw new ApiError('idempotency_key_reused', {

@@ -1,3 +1,4 @@
+import { arrivedWithin, LATE } from '../clock.ts';
 import { MODES } from '../contract/document-options.ts';
 import { HEADERS, TOTALS_HEADERS } from '../contract/headers.ts';
 import { IDEMPOTENCY_MEMORY_HOURS, LIMITS } from '../contract/limits.ts';
@@ -95,11 +96,15 @@ export const createDocumentRoute = defineRoute({
       'render_timeout',
     ],
   },
-  // Everything the database does before the render goes with the sign-in: the body is read first for it.
+  // Everything the database does before the render goes with the sign-in: the body is read first for it, for a
+  // while. A body still arriving then is read after the key is checked (createDocument sends its statements in a
+  // round trip of their own), so that an upload that stalls cannot hold back the answer to a key that is not valid.
   async withSignIn({ request, deps }, caller) {
     let input: Parameters<typeof prepareCreate>[0];
     try {
-      input = { idempotencyKey: readIdempotencyKey(request.headers.get(HEADERS.idempotencyKey)), body: await bodyOf(request) };
+      const body = await arrivedWithin(bodyOf(request), BODY_WAIT_WITH_SIGN_IN_MS);
+      if (body === LATE) return undefined;
+      input = { idempotencyKey: readIdempotencyKey(request.headers.get(HEADERS.idempotencyKey)), body };
     } catch {
       // Refused by the handler once the key is checked, in the contract's order.
       return undefined;
@@ -124,6 +129,9 @@ export const createDocumentRoute = defineRoute({
     return documentCreated(created, asJson);
   },
 });
+
+/** How long the sign-in waits for the body, to send the document's statements with it. */
+const BODY_WAIT_WITH_SIGN_IN_MS = 1_000;
 
 /** What withSignIn prepared for a request, for its handler. */
 const preparedCreates = new WeakMap<Request, PreparedCreate>();
