@@ -1,0 +1,142 @@
+import { type PDFContext, PDFHexString, type PDFObject, type PDFRef } from 'pdf-lib';
+import { type Artifact, isArtifact, languageOfText, type Mark, type StructureElement } from './structure.ts';
+
+/** What a structure element holds besides its child elements: marked content on a page, or an annotation. */
+type Content = { page: number; mcid: number } | { page: number; annotation: PDFRef };
+
+/** The operator that opens an artifact's marked-content sequence (PDF 32000 14.8.2.2.2). */
+export function artifactOperator(artifact: Artifact, subtype?: 'Watermark'): string {
+  return `/Artifact<</Type/${artifact.artifact}${subtype ? `/Subtype/${subtype}` : ''}>>BDC`;
+}
+
+export const LAYOUT: Artifact = { artifact: 'Layout' };
+
+/**
+ * Scripts whose glyphs are drawn in another order than their text: right to left (Arabic, Hebrew), and the Indic
+ * scripts whose vowel signs are drawn before the consonant they follow. An element with such text gets its text,
+ * its lines in order, as /ActualText, which a screen reader reads instead of the glyphs.
+ */
+const REORDERED = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Tamil}]/u;
+
+/** A language tag as a /Lang text string: ASCII, hex-encoded like every string the writer puts in a PDF. */
+export function languageString(tag: string): PDFHexString {
+  return PDFHexString.of(
+    [...tag]
+      .map((char) => char.charCodeAt(0).toString(16).padStart(2, '0'))
+      .join('')
+      .toUpperCase(),
+  );
+}
+
+/**
+ * The tagged-PDF side of writing a document: marked-content identifiers for the content of each page, the
+ * structure elements they belong to, and, at the end, the structure tree with its parent tree (PDF 32000 14.7.4).
+ * Each page's MCIDs count from 0; the parent tree's key of a page is its index, and annotations take the keys
+ * after the last page's.
+ */
+export class StructureTree {
+  private readonly root: StructureElement;
+  private readonly pageCount: number;
+  private readonly contents = new Map<StructureElement, Content[]>();
+  private readonly texts = new Map<StructureElement, string[]>();
+  /** Per page, the element of each MCID. */
+  private readonly marked: StructureElement[][];
+  private readonly annotations: StructureElement[] = [];
+
+  constructor(root: StructureElement, pageCount: number) {
+    this.root = root;
+    this.pageCount = pageCount;
+    this.marked = Array.from({ length: pageCount }, () => []);
+  }
+
+  private contentOf(element: StructureElement): Content[] {
+    let list = this.contents.get(element);
+    if (!list) {
+      list = [];
+      this.contents.set(element, list);
+    }
+    return list;
+  }
+
+  /** The operator that opens a marked-content sequence of `mark` on a page, with a new MCID for an element's. */
+  open(mark: Mark, page: number): string {
+    if (isArtifact(mark)) return artifactOperator(mark);
+    const mcid = this.marked[page]!.push(mark) - 1;
+    this.contentOf(mark).push({ page, mcid });
+    return `/${mark.type}<</MCID ${mcid}>>BDC`;
+  }
+
+  /** Notes a line of text drawn as an element's content: the lines decide the element's language and ActualText. */
+  text(element: StructureElement, text: string): void {
+    const lines = this.texts.get(element);
+    if (lines) lines.push(text);
+    else this.texts.set(element, [text]);
+  }
+
+  /** Adds an annotation to an element (an OBJR); returns the annotation's /StructParent key. */
+  annotation(element: StructureElement, page: number, annotation: PDFRef): number {
+    this.contentOf(element).push({ page, annotation });
+    return this.pageCount + this.annotations.push(element) - 1;
+  }
+
+  /** Writes the structure elements; returns the StructTreeRoot. `pages` are the page objects in order. */
+  write(context: PDFContext, pages: readonly PDFRef[]): PDFRef {
+    const rootRef = context.nextRef();
+    const refs = new Map<StructureElement, PDFRef>();
+    // Every header cell of a kind shares one attribute dictionary: the tree has one element per table cell.
+    const scopes = new Map<string, PDFRef>();
+    const scopeOf = (scope: 'Column' | 'Row') => {
+      let ref = scopes.get(scope);
+      if (!ref) {
+        ref = context.register(context.obj({ O: 'Table', Scope: scope }));
+        scopes.set(scope, ref);
+      }
+      return ref;
+    };
+    const add = (element: StructureElement, parent: PDFRef) => {
+      const ref = context.nextRef();
+      refs.set(element, ref);
+      const contents = this.contents.get(element) ?? [];
+      const page = contents[0]?.page;
+      const kids: PDFObject[] = element.children.map((child) => add(child, ref));
+      for (const content of contents) {
+        if ('annotation' in content) kids.push(context.obj({ Type: 'OBJR', Obj: content.annotation, Pg: pages[content.page]! }));
+        else if (content.page === page) kids.push(context.obj(content.mcid));
+        else kids.push(context.obj({ Type: 'MCR', Pg: pages[content.page]!, MCID: content.mcid }));
+      }
+      const text = this.texts.get(element)?.join(' ');
+      const language = text === undefined ? undefined : languageOfText(text);
+      context.assign(
+        ref,
+        context.obj({
+          S: element.type,
+          P: parent,
+          ...(page === undefined ? {} : { Pg: pages[page]! }),
+          K: kids.length === 1 ? kids[0]! : kids,
+          ...(element.scope ? { A: scopeOf(element.scope) } : {}),
+          ...(language ? { Lang: languageString(language) } : {}),
+          ...(text !== undefined && REORDERED.test(text) ? { ActualText: PDFHexString.fromText(text) } : {}),
+        }),
+      );
+      return ref;
+    };
+    const document = add(this.root, rootRef);
+    const nums: PDFObject[] = [];
+    this.marked.forEach((elements, page) => {
+      nums.push(context.obj(page), context.obj(elements.map((element) => refs.get(element)!)));
+    });
+    this.annotations.forEach((element, index) => {
+      nums.push(context.obj(this.pageCount + index), refs.get(element)!);
+    });
+    context.assign(
+      rootRef,
+      context.obj({
+        Type: 'StructTreeRoot',
+        K: [document],
+        ParentTree: { Nums: nums },
+        ParentTreeNextKey: this.pageCount + this.annotations.length,
+      }),
+    );
+    return rootRef;
+  }
+}
