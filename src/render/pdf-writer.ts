@@ -1,10 +1,11 @@
 import pako from 'pako';
-import { type PDFContext, PDFDocument, PDFHexString, PDFName, type PDFRef, PDFStreamWriter } from 'pdf-lib';
+import { type PDFContext, PDFDocument, PDFHexString, PDFName, type PDFRef } from 'pdf-lib';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
 import { UndrawableText } from './errors.ts';
 import type { EmbeddableFace, FontWeight } from './faces.ts';
 import { FALLBACK_FACES } from './font-coverage.ts';
 import type { FontSet } from './fonts.ts';
+import { serializePdf } from './pdf-file.ts';
 import type { ShapedGlyph } from './shaping.ts';
 import { isArtifact, type Mark, PAGINATION, type StructureElement } from './structure.ts';
 import { artifactOperator, LAYOUT, languageString, StructureTree } from './structure-tree.ts';
@@ -575,9 +576,8 @@ function watermarkOf(op: Extract<DrawOp, { kind: 'watermark' }>, size: PageSize,
  * a ToUnicode map (so it can be searched and copied), links as URI annotations. No dates, ids or counters:
  * the same input gives the same bytes. The PDF is tagged (PDF 32000 14.8): its language, a structure tree in
  * reading order with every link's annotation in its Link element, and page furniture as artifacts. Objects
- * other than streams go into one compressed object stream, which keeps the many small structure elements (one per
- * table cell) from growing the file by more than a few percent; and they are written without pausing (pdf-lib's
- * default waits for the next tick every 50 objects, a millisecond or more each time).
+ * other than streams go into one compressed object stream (pdf-file.ts), which keeps the many small structure
+ * elements (one per table cell) from growing the file by more than a few percent.
  */
 export async function writePdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer>> {
   const fonts = new DocumentFonts(input.fonts, input.values);
@@ -633,8 +633,7 @@ export async function writePdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer>
   }
   catalog.set(PDFName.of('Lang'), languageString(input.language));
   catalog.set(PDFName.of('MarkInfo'), context.obj({ Marked: true }));
-  catalog.set(PDFName.of('StructTreeRoot'), tree.write(context, pageRefs));
-  await doc.flush();
-  const writer = PDFStreamWriter.forContext(context, Number.POSITIVE_INFINITY, true, Number.POSITIVE_INFINITY);
-  return (await writer.serializeToBuffer()) as Uint8Array<ArrayBuffer>;
+  const structure = tree.write(context, pageRefs);
+  catalog.set(PDFName.of('StructTreeRoot'), structure.root);
+  return serializePdf(context, structure.objects);
 }

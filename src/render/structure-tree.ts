@@ -1,5 +1,6 @@
-import { type PDFContext, PDFHexString, type PDFObject, type PDFRef } from 'pdf-lib';
-import { type Artifact, isArtifact, languageOfText, type Mark, type StructureElement } from './structure.ts';
+import { type PDFContext, PDFHexString, type PDFRef } from 'pdf-lib';
+import type { WrittenObject } from './pdf-file.ts';
+import { type Artifact, isArtifact, isAscii, languageOfText, type Mark, type StructureElement } from './structure.ts';
 
 /** What a structure element holds besides its child elements: marked content on a page, or an annotation. */
 type Content = { page: number; mcid: number } | { page: number; annotation: PDFRef };
@@ -79,64 +80,55 @@ export class StructureTree {
     return this.pageCount + this.annotations.push(element) - 1;
   }
 
-  /** Writes the structure elements; returns the StructTreeRoot. `pages` are the page objects in order. */
-  write(context: PDFContext, pages: readonly PDFRef[]): PDFRef {
-    const rootRef = context.nextRef();
+  /**
+   * The structure elements and the StructTreeRoot, written as PDF syntax (see pdf-file.ts), and the root's
+   * reference for the catalog. `pages` are the page objects in order.
+   */
+  write(context: PDFContext, pages: readonly PDFRef[]): { root: PDFRef; objects: WrittenObject[] } {
+    const root = context.nextRef();
+    const objects: WrittenObject[] = [];
     const refs = new Map<StructureElement, PDFRef>();
-    // Every header cell of a kind shares one attribute dictionary: the tree has one element per table cell.
-    const scopes = new Map<string, PDFRef>();
-    const scopeOf = (scope: 'Column' | 'Row') => {
-      let ref = scopes.get(scope);
-      if (!ref) {
-        ref = context.register(context.obj({ O: 'Table', Scope: scope }));
-        scopes.set(scope, ref);
-      }
-      return ref;
-    };
-    const add = (element: StructureElement, parent: PDFRef) => {
+    const pageRefs = pages.map((page) => page.toString());
+    const add = (element: StructureElement, parent: PDFRef): PDFRef => {
       const ref = context.nextRef();
       refs.set(element, ref);
       const contents = this.contents.get(element) ?? [];
       const page = contents[0]?.page;
-      const kids: PDFObject[] = element.children.map((child) => add(child, ref));
+      const kids = element.children.map((child) => add(child, ref).toString());
       for (const content of contents) {
-        if ('annotation' in content) kids.push(context.obj({ Type: 'OBJR', Obj: content.annotation, Pg: pages[content.page]! }));
-        else if (content.page === page) kids.push(context.obj(content.mcid));
-        else kids.push(context.obj({ Type: 'MCR', Pg: pages[content.page]!, MCID: content.mcid }));
+        const onPage = `/Pg ${pageRefs[content.page]!}`;
+        if ('annotation' in content) kids.push(`<</Type /OBJR /Obj ${content.annotation.toString()} ${onPage}>>`);
+        else if (content.page === page) kids.push(String(content.mcid));
+        else kids.push(`<</Type /MCR ${onPage} /MCID ${content.mcid}>>`);
       }
-      const text = this.texts.get(element)?.join(' ');
+      // Only text with letters beyond ASCII can be of another script; the regular expressions cost more.
+      const lines = this.texts.get(element);
+      const text = lines && !lines.every(isAscii) ? lines.join(' ') : undefined;
       const language = text === undefined ? undefined : languageOfText(text);
-      context.assign(
-        ref,
-        context.obj({
-          S: element.type,
-          P: parent,
-          ...(page === undefined ? {} : { Pg: pages[page]! }),
-          K: kids.length === 1 ? kids[0]! : kids,
-          ...(element.scope ? { A: scopeOf(element.scope) } : {}),
-          ...(language ? { Lang: languageString(language) } : {}),
-          ...(text !== undefined && REORDERED.test(text) ? { ActualText: PDFHexString.fromText(text) } : {}),
-        }),
-      );
+      const entries = [
+        `/S /${element.type} /P ${parent.toString()}`,
+        page === undefined ? '' : ` /Pg ${pageRefs[page]!}`,
+        ` /K ${kids.length === 1 ? kids[0]! : `[${kids.join(' ')}]`}`,
+        element.scope ? ` /A <</O /Table /Scope /${element.scope}>>` : '',
+        language ? ` /Lang ${languageString(language).toString()}` : '',
+        text !== undefined && REORDERED.test(text) ? ` /ActualText ${PDFHexString.fromText(text).toString()}` : '',
+      ];
+      objects.push([ref, `<<${entries.join('')}>>`]);
       return ref;
     };
-    const document = add(this.root, rootRef);
-    const nums: PDFObject[] = [];
+    const document = add(this.root, root);
+    const nums: string[] = [];
     this.marked.forEach((elements, page) => {
-      nums.push(context.obj(page), context.obj(elements.map((element) => refs.get(element)!)));
+      nums.push(`${page} [${elements.map((element) => refs.get(element)!.toString()).join(' ')}]`);
     });
     this.annotations.forEach((element, index) => {
-      nums.push(context.obj(this.pageCount + index), refs.get(element)!);
+      nums.push(`${this.pageCount + index} ${refs.get(element)!.toString()}`);
     });
-    context.assign(
-      rootRef,
-      context.obj({
-        Type: 'StructTreeRoot',
-        K: [document],
-        ParentTree: { Nums: nums },
-        ParentTreeNextKey: this.pageCount + this.annotations.length,
-      }),
-    );
-    return rootRef;
+    const nextKey = this.pageCount + this.annotations.length;
+    objects.push([
+      root,
+      `<</Type /StructTreeRoot /K ${document.toString()} /ParentTree <</Nums [${nums.join(' ')}]>> /ParentTreeNextKey ${nextKey}>>`,
+    ]);
+    return { root, objects };
   }
 }

@@ -65,9 +65,9 @@ const HANGUL = /\p{Script=Hangul}/gu;
 const HAN = /\p{Script=Han}/gu;
 
 const NON_ASCII = /[^\p{ASCII}]/u;
+export const isAscii = (text: string) => !NON_ASCII.test(text);
 
 export function languageOfText(text: string): string | undefined {
-  if (!NON_ASCII.test(text)) return undefined;
   const count = (pattern: RegExp) => text.match(pattern)?.length ?? 0;
   const [kana, hangul, han] = [count(KANA), count(HANGUL), count(HAN)];
   const hanLanguage = kana > 0 ? 'ja' : hangul > 0 ? 'ko' : 'zh';

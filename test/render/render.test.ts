@@ -13,18 +13,18 @@ import { finalBody, fixture, INVOICE_FIELDS, QUOTE_FIELDS, RECEIPT_FIELDS } from
  * template's version is raised (spec 9.5: appearance → minor, no output change → patch) and the hash renewed.
  */
 const FIXTURES: Record<string, () => unknown> = {
-  'invoice@2.1.0 reference 3 lines': () => fixture('reference-invoice.json'),
-  'invoice@2.1.0 reference 50 lines': () => fixture('reference-invoice-50.json'),
-  'invoice@2.1.0 example letter preview': () => ({ ...findTemplate('invoice')!.example, paper: 'letter' }),
-  'quote@1.1.0 example': () => ({ ...findTemplate('quote')!.example, mode: 'final' }),
-  'receipt@1.1.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
+  'invoice@2.2.0 reference 3 lines': () => fixture('reference-invoice.json'),
+  'invoice@2.2.0 reference 50 lines': () => fixture('reference-invoice-50.json'),
+  'invoice@2.2.0 example letter preview': () => ({ ...findTemplate('invoice')!.example, paper: 'letter' }),
+  'quote@1.2.0 example': () => ({ ...findTemplate('quote')!.example, mode: 'final' }),
+  'receipt@1.2.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
 };
 const GOLDEN: Record<string, string> = {
-  'invoice@2.1.0 reference 3 lines': '919e2fb053c0507b84ef26dd1c560f5aac025f98d99e25de94ba53c9e377c07b',
-  'invoice@2.1.0 reference 50 lines': 'c38c70c5a9ba4d7703cd23ee1d882c6adc4992e09e3172846a2eeec3efe71c47',
-  'invoice@2.1.0 example letter preview': '8b4efaa050af6e59235acd7f362a069c63bbb199e083038d0b460b98b8cedd97',
-  'quote@1.1.0 example': 'd274d7d70a4e58ce7e31e18a39c416040dc682e21f5ab4efa92b0b831bef5213',
-  'receipt@1.1.0 example': 'd5a91d6a5df4cac0623fc380baf450424ce7bb7e3f1c0e1b3315c7aed72dcaf1',
+  'invoice@2.2.0 reference 3 lines': 'c119b501119ad24fbcdcba35546aa3da3febe274d749624a003f73917a07f4a5',
+  'invoice@2.2.0 reference 50 lines': 'd6a1ef9e9a95e7ea83e6399ec130cc00ca4bf40ddb3536ca5983260ae4b9ff8b',
+  'invoice@2.2.0 example letter preview': '9b9c253ad577a83a8a7fa4e92c3a32ae50c8a0855fcd9f5571af802bc1c2a959',
+  'quote@1.2.0 example': '6b7b605a2f4989a5b0eb064a852294fa04544b410ab9d4ac2194304c0cb8d697',
+  'receipt@1.2.0 example': '7b129ad7311787815aad73a2cd1109b1fe738cba2534e9a28cb6c900267c3b69',
 };
 
 describe('deterministic bytes (spec 9.7)', () => {

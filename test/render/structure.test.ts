@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { findTemplate } from '../../src/templates/registry.ts';
-import { pdfObjects, pdftotext, qpdfCheck, type StructureNode, structureText, structureTree } from '../support/pdf.ts';
+import {
+  type PdfJsStructureNode,
+  pdfJsStructureTree,
+  pdfObjects,
+  pdftotext,
+  qpdfCheck,
+  type StructureNode,
+  structureText,
+  structureTree,
+} from '../support/pdf.ts';
 import { renderBody } from '../support/render.ts';
 import { fixture } from '../support/requests.ts';
 
@@ -168,6 +177,25 @@ describe('structure tree of each template, in reading order', () => {
     expect(text[amountAt + 2]).toBe('P PAID');
     const payment = elements(tree, 'Table').at(-1)!;
     expect(rowsOf(payment)[0]).toEqual(['TH Payment method', `TD ${body.fields.payment_method}`]);
+  });
+});
+
+describe('the same tree as pdf.js reads it (what Firefox gives a screen reader)', () => {
+  const roles = (node: PdfJsStructureNode): string[] => [...(node.role ? [node.role] : []), ...(node.children ?? []).flatMap(roles)];
+  const find = (node: PdfJsStructureNode, role: string): PdfJsStructureNode[] => [
+    ...(node.role === role ? [node] : []),
+    ...(node.children ?? []).flatMap((child) => find(child, role)),
+  ];
+
+  it('has the elements poppler reads, the link holds its text and its annotation, and a Russian cell its language', async () => {
+    const bytes = await renderBody(fixture('reference-invoice.json'));
+    const poppler = structureTree(bytes);
+    const popplerRoles = (node: StructureNode): string[] => [node.role, ...node.children.flatMap(popplerRoles)];
+    const tree = await pdfJsStructureTree(bytes, 1);
+    expect(roles(tree)).toEqual(['Root', ...popplerRoles(poppler)]);
+    const [link] = find(tree, 'Link');
+    expect(link!.children!.map((child) => child.type)).toEqual(['content', 'annotation']);
+    expect(find(tree, 'TD').filter((cell) => cell.lang === 'ru')).toHaveLength(1);
   });
 });
 

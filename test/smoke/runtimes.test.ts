@@ -6,8 +6,8 @@ import { fixtureText } from '../support/requests.ts';
 
 const running: Record<string, { server: RunningServer; key: string }> = {};
 const REFERENCE = fixtureText('reference-invoice.json');
-/** The golden of test/render for this request (invoice 2.1.0, 3 lines). */
-const REFERENCE_SHA = '919e2fb053c0507b84ef26dd1c560f5aac025f98d99e25de94ba53c9e377c07b';
+/** The golden of test/render for this request (invoice 2.2.0, 3 lines). */
+const REFERENCE_SHA = 'c119b501119ad24fbcdcba35546aa3da3febe274d749624a003f73917a07f4a5';
 
 async function libsqlServer(start: typeof startBun) {
   const { url, client, key } = await seedDatabaseFile({ plan: 'free', credits: 5 });

@@ -136,3 +136,22 @@ export function structureTree(bytes: Uint8Array): StructureNode {
 export function structureText(node: StructureNode): string {
   return [...node.content.filter((text) => !text.startsWith('Object ')), ...node.children.map(structureText)].join(' ');
 }
+
+/** A node of pdf.js's structure tree of one page (`page.getStructTree()`): an element, or content it holds. */
+export interface PdfJsStructureNode {
+  role?: string;
+  lang?: string;
+  type?: string;
+  children?: PdfJsStructureNode[];
+}
+
+/** The structure tree of a page as pdf.js reads it: what Firefox hands to a screen reader. */
+export async function pdfJsStructureTree(bytes: Uint8Array, pageNumber: number): Promise<PdfJsStructureNode> {
+  const task = getDocument({ data: Uint8Array.from(bytes), useSystemFonts: false, verbosity: 0 });
+  try {
+    const page = await (await task.promise).getPage(pageNumber);
+    return (await page.getStructTree()) as PdfJsStructureNode;
+  } finally {
+    await task.destroy();
+  }
+}
