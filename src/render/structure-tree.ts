@@ -97,21 +97,21 @@ export class StructureTree {
       const kids = element.children.map((child) => add(child, ref).toString());
       for (const content of contents) {
         const onPage = `/Pg ${pageRefs[content.page]!}`;
-        if ('annotation' in content) kids.push(`<</Type /OBJR /Obj ${content.annotation.toString()} ${onPage}>>`);
+        if ('annotation' in content) kids.push(`<</Type/OBJR/Obj ${content.annotation.toString()}${onPage}>>`);
         else if (content.page === page) kids.push(String(content.mcid));
-        else kids.push(`<</Type /MCR ${onPage} /MCID ${content.mcid}>>`);
+        else kids.push(`<</Type/MCR${onPage}/MCID ${content.mcid}>>`);
       }
       // Only text with letters beyond ASCII can be of another script; the regular expressions cost more.
       const lines = this.texts.get(element);
       const text = lines && !lines.every(isAscii) ? lines.join(' ') : undefined;
       const language = text === undefined ? undefined : languageOfText(text);
       const entries = [
-        `/S /${element.type} /P ${parent.toString()}`,
-        page === undefined ? '' : ` /Pg ${pageRefs[page]!}`,
-        ` /K ${kids.length === 1 ? kids[0]! : `[${kids.join(' ')}]`}`,
-        element.scope ? ` /A <</O /Table /Scope /${element.scope}>>` : '',
-        language ? ` /Lang ${languageString(language).toString()}` : '',
-        text !== undefined && REORDERED.test(text) ? ` /ActualText ${PDFHexString.fromText(text).toString()}` : '',
+        `/S/${element.type}/P ${parent.toString()}`,
+        page === undefined ? '' : `/Pg ${pageRefs[page]!}`,
+        `/K ${kids.length === 1 ? kids[0]! : `[${kids.join(' ')}]`}`,
+        element.scope ? `/A<</O/Table/Scope/${element.scope}>>` : '',
+        language ? `/Lang${languageString(language).toString()}` : '',
+        text !== undefined && REORDERED.test(text) ? `/ActualText${PDFHexString.fromText(text).toString()}` : '',
       ];
       objects.push([ref, `<<${entries.join('')}>>`]);
       return ref;
@@ -127,7 +127,7 @@ export class StructureTree {
     const nextKey = this.pageCount + this.annotations.length;
     objects.push([
       root,
-      `<</Type /StructTreeRoot /K ${document.toString()} /ParentTree <</Nums [${nums.join(' ')}]>> /ParentTreeNextKey ${nextKey}>>`,
+      `<</Type/StructTreeRoot/K ${document.toString()}/ParentTree<</Nums[${nums.join(' ')}]>>/ParentTreeNextKey ${nextKey}>>`,
     ]);
     return { root, objects };
   }

@@ -21,14 +21,14 @@ import { fixture } from '../support/requests.ts';
  */
 const TEMPLATE_VERSION = 'invoice@2.2.0';
 const GOLDEN: [file: string, sha256: string][] = [
-  ['arabic.json', '0f0a6c90f53d2244384a8373e2a60ce2837b26bf05429a4a7d6e5875c81de489'],
-  ['hebrew.json', '99c5a7b9908c981c11494d7747abfbb866d76f86134f43fb3e3d190896848b7e'],
-  ['hindi.json', '8cf021a26c776a6abfa6e80ebeb66102105ddf5b1d0de3aab16926c51713cded'],
-  ['thai.json', 'c90576cc3d248319033be8ca0ddc2fe45dd587252a06dfef4ca539bcf0f86b99'],
-  ['japanese.json', '830fccd3606393b18d5d4b6d687f017d74dc34ab4a2f14d03f6019e31ac06799'],
-  ['chinese.json', '74ff2ebedada36a0849fdd9684e69015022edb0074d2a23f48b9aa230f75ae56'],
-  ['korean.json', '2542fffb026a44d4f634ecf7b647dbbe7f92cd90a5b32fd0c773e64ac225bedb'],
-  ['mixed.json', '95638eac4bcef66a49c6fc8be413a8c27a21d8a616370c13e344dba1d9d8ddb5'],
+  ['arabic.json', '2d09483450385803a67d1881af1a9ff004718242d5c340edd09766d2a1bdb55f'],
+  ['hebrew.json', '7d577bcfce23c6a93be831d2cb8ed920f68f85c151c17ac9d8c46912d5adbfd8'],
+  ['hindi.json', '5a29d63758c5cd71be12dcd6b260cb79b00036c1f43509f054abe31f3af81b52'],
+  ['thai.json', '17d2f3266270df1a81396c8e34b0df35ddba0f24c5833df0be30ef4318a9a0b0'],
+  ['japanese.json', 'a3666a65b5c40d9ef95f5685b9039bb653d3156aa065dca65a43503e22c64279'],
+  ['chinese.json', '2cbb851341507c30674a95004dc315a6aee3044b32bb7f50cc105be232e89967'],
+  ['korean.json', '581bcae2fef8e431cb745226a8298ed214c98da22fe62586543e335de24c0989'],
+  ['mixed.json', 'd3a78bb8c9a666c08eae4c1b849d580c6d8ecb9d46c7e50d2cf8a50892a06638'],
 ];
 /** Issue 16's target for each of these PDFs. */
 const MAX_BYTES = 60_000;

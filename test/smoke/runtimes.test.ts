@@ -7,7 +7,7 @@ import { fixtureText } from '../support/requests.ts';
 const running: Record<string, { server: RunningServer; key: string }> = {};
 const REFERENCE = fixtureText('reference-invoice.json');
 /** The golden of test/render for this request (invoice 2.2.0, 3 lines). */
-const REFERENCE_SHA = 'c119b501119ad24fbcdcba35546aa3da3febe274d749624a003f73917a07f4a5';
+const REFERENCE_SHA = 'c79a5e7f8b396d67beb064fbddc2054cab0ecaa6be587c2068da9d7dbadf854d';
 
 async function libsqlServer(start: typeof startBun) {
   const { url, client, key } = await seedDatabaseFile({ plan: 'free', credits: 5 });
