@@ -5,6 +5,7 @@ import {
   pdfJsStructureTree,
   pdfObjects,
   pdftotext,
+  qdf,
   qpdfCheck,
   type StructureNode,
   structureText,
@@ -65,6 +66,50 @@ describe('document catalog (PDF/UA-1 7.1, 7.2)', () => {
       expect(link['/Contents']).toBe(`u:${fixture('reference-invoice-50.json').fields.payment_link}`);
       expect(link['/StructParent']).toBeGreaterThanOrEqual(pages.length);
     }
+  });
+});
+
+/**
+ * Every page's drawing operators with the marked-content sequences around each (PDF/UA-1 7.1: content is either
+ * tagged or an artifact, never neither, and neither inside the other). A sequence is `tagged` with an MCID,
+ * `artifact`, or `span` (the ActualText of a script run, inside one of the others).
+ */
+function markedOperators(bytes: Uint8Array): { operator: string; within: string[] }[] {
+  const found: { operator: string; within: string[] }[] = [];
+  const streams = qdf(bytes)
+    .split(/\bstream\r?\n/)
+    .slice(1);
+  for (const stream of streams) {
+    const content = stream.slice(0, stream.indexOf('endstream'));
+    if (!/\bBT\b/.test(content)) continue;
+    const within: string[] = [];
+    for (const match of content.matchAll(/\/(\w+)\s*(<<.*?>>)?\s*BDC|\/(\w+)\s+BMC|\bEMC\b|\bT[Jj]\b|\b[Sf]\b/g)) {
+      const [operator, tag, properties, plainTag] = match;
+      if (operator.endsWith('BDC') || operator.endsWith('BMC')) {
+        const name = tag ?? plainTag;
+        within.push(name === 'Artifact' ? 'artifact' : properties?.includes('/MCID') ? 'tagged' : 'span');
+      } else if (operator === 'EMC') within.pop();
+      else found.push({ operator, within: [...within] });
+    }
+    expect(within).toEqual([]);
+  }
+  return found;
+}
+
+describe('every drawing is content or an artifact (PDF/UA-1 7.1)', () => {
+  it.each([
+    ['the 50-line invoice', { ...fixture('reference-invoice-50.json') }],
+    ['a preview', { ...fixture('reference-invoice.json'), mode: 'preview' }],
+    ['the Arabic invoice', fixture('script-invoices/arabic.json')],
+  ])('%s: text and paths are inside exactly one tagged or artifact sequence', async (_, body) => {
+    const operators = markedOperators(await renderBody(body));
+    expect(operators.length).toBeGreaterThan(50);
+    for (const { operator, within } of operators) {
+      const kinds = within.filter((kind) => kind !== 'span');
+      expect(kinds, operator).toHaveLength(1);
+    }
+    expect(operators.some(({ within }) => within[0] === 'artifact')).toBe(true);
+    expect(operators.some(({ within }) => within[0] === 'tagged')).toBe(true);
   });
 });
 
