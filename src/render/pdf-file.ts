@@ -1,15 +1,17 @@
 import pako from 'pako';
 import { type PDFContext, type PDFObject, type PDFRef, PDFStream } from 'pdf-lib';
 
-/** An object written as its PDF syntax by the caller (the structure elements): ASCII only. */
-export type WrittenObject = readonly [ref: PDFRef, syntax: string];
+/** An object written as its PDF syntax by the caller (the structure elements), by its number: ASCII only. */
+export type WrittenObject = readonly [objectNumber: number, syntax: string];
 
 /**
- * Compression level of the object stream, which holds the structure tree (one element per table cell, rebuilt for
- * every document): pako's level 5 is as small as its default (6) on the 50-line reference invoice and faster; the
- * fast levels (1-3) make that file 3% larger.
+ * How the object stream is compressed. It holds the structure tree, one element per table cell, rebuilt for every
+ * document: pako's level 5 makes it as small as the default level 6 does, and faster; the fast levels (1-3) make
+ * the 50-line reference invoice 3% larger. Its elements repeat within a few hundred bytes, so a 4 KB window and a
+ * small hash table compress it as well as the default 32 KB, whose set-up costs pako more than compressing a short
+ * document's stream.
  */
-const OBJECT_STREAM_COMPRESSION_LEVEL = 5;
+const OBJECT_STREAM_DEFLATE = { level: 5, windowBits: 12, memLevel: 5 } as const;
 /**
  * A cross-reference stream entry: 1 byte of type, 4 of offset (or of the object stream's number), 2 of generation
  * (or of the index in the object stream).
@@ -53,12 +55,12 @@ const HEADER = Uint8Array.of(...encoder.encode('%PDF-1.7\n%'), 0xe2, 0xe3, 0xcf,
  */
 export function serializePdf(context: PDFContext, written: readonly WrittenObject[]): Uint8Array<ArrayBuffer> {
   const streams: [PDFRef, PDFStream][] = [];
-  const packed: [number, string][] = [];
+  const packed: WrittenObject[] = [];
   for (const [ref, object] of context.enumerateIndirectObjects() as [PDFRef, PDFObject][]) {
     if (object instanceof PDFStream) streams.push([ref, object]);
     else packed.push([ref.objectNumber, object.toString()]);
   }
-  for (const [ref, syntax] of written) packed.push([ref.objectNumber, syntax]);
+  packed.push(...written);
   packed.sort((a, b) => a[0] - b[0]);
 
   let offsets = '';
@@ -99,7 +101,7 @@ export function serializePdf(context: PDFContext, written: readonly WrittenObjec
   packed.forEach(([number], index) => {
     entries[number] = [2, objectStream, index];
   });
-  const contents = pako.deflate(ascii(offsets + body), { level: OBJECT_STREAM_COMPRESSION_LEVEL });
+  const contents = pako.deflate(ascii(offsets + body), OBJECT_STREAM_DEFLATE);
   pushObject(
     objectStream,
     `<</Type /ObjStm /N ${packed.length} /First ${offsets.length} /Filter /FlateDecode /Length ${contents.length}>>`,

@@ -1,4 +1,4 @@
-import { type PDFContext, PDFHexString, type PDFRef } from 'pdf-lib';
+import { type PDFContext, PDFHexString, PDFRef } from 'pdf-lib';
 import type { WrittenObject } from './pdf-file.ts';
 import { type Artifact, isArtifact, isAscii, languageOfText, type Mark, type StructureElement } from './structure.ts';
 
@@ -85,50 +85,52 @@ export class StructureTree {
    * reference for the catalog. `pages` are the page objects in order.
    */
   write(context: PDFContext, pages: readonly PDFRef[]): { root: PDFRef; objects: WrittenObject[] } {
-    const root = context.nextRef();
+    // Object numbers are taken in a block after pdf-lib's, without a PDFRef per element.
+    let next = context.largestObjectNumber + 1;
+    const rootNumber = next++;
     const objects: WrittenObject[] = [];
-    const refs = new Map<StructureElement, PDFRef>();
+    const numbers = new Map<StructureElement, number>();
     const pageRefs = pages.map((page) => page.toString());
-    const add = (element: StructureElement, parent: PDFRef): PDFRef => {
-      const ref = context.nextRef();
-      refs.set(element, ref);
+    const add = (element: StructureElement, parent: number): number => {
+      const number = next++;
+      numbers.set(element, number);
       const contents = this.contents.get(element) ?? [];
       const page = contents[0]?.page;
-      const kids = element.children.map((child) => add(child, ref).toString());
+      const kids = element.children.map((child) => `${add(child, number)} 0 R`);
       for (const content of contents) {
         const onPage = `/Pg ${pageRefs[content.page]!}`;
         if ('annotation' in content) kids.push(`<</Type/OBJR/Obj ${content.annotation.toString()}${onPage}>>`);
         else if (content.page === page) kids.push(String(content.mcid));
         else kids.push(`<</Type/MCR${onPage}/MCID ${content.mcid}>>`);
       }
+      let syntax = `<</S/${element.type}/P ${parent} 0 R${page === undefined ? '' : `/Pg ${pageRefs[page]!}`}`;
+      syntax += `/K ${kids.length === 1 ? kids[0]! : `[${kids.join(' ')}]`}`;
+      if (element.scope) syntax += `/A<</O/Table/Scope/${element.scope}>>`;
       // Only text with letters beyond ASCII can be of another script; the regular expressions cost more.
       const lines = this.texts.get(element);
-      const text = lines && !lines.every(isAscii) ? lines.join(' ') : undefined;
-      const language = text === undefined ? undefined : languageOfText(text);
-      const entries = [
-        `/S/${element.type}/P ${parent.toString()}`,
-        page === undefined ? '' : `/Pg ${pageRefs[page]!}`,
-        `/K ${kids.length === 1 ? kids[0]! : `[${kids.join(' ')}]`}`,
-        element.scope ? `/A<</O/Table/Scope/${element.scope}>>` : '',
-        language ? `/Lang${languageString(language).toString()}` : '',
-        text !== undefined && REORDERED.test(text) ? `/ActualText${PDFHexString.fromText(text).toString()}` : '',
-      ];
-      objects.push([ref, `<<${entries.join('')}>>`]);
-      return ref;
+      if (lines && !lines.every(isAscii)) {
+        const text = lines.join(' ');
+        const language = languageOfText(text);
+        if (language) syntax += `/Lang${languageString(language).toString()}`;
+        if (REORDERED.test(text)) syntax += `/ActualText${PDFHexString.fromText(text).toString()}`;
+      }
+      objects.push([number, `${syntax}>>`]);
+      return number;
     };
-    const document = add(this.root, root);
+    const document = add(this.root, rootNumber);
+    context.largestObjectNumber = next - 1;
     const nums: string[] = [];
     this.marked.forEach((elements, page) => {
-      nums.push(`${page} [${elements.map((element) => refs.get(element)!.toString()).join(' ')}]`);
+      nums.push(`${page} [${elements.map((element) => `${numbers.get(element)!} 0 R`).join(' ')}]`);
     });
     this.annotations.forEach((element, index) => {
-      nums.push(`${this.pageCount + index} ${refs.get(element)!.toString()}`);
+      nums.push(`${this.pageCount + index} ${numbers.get(element)!} 0 R`);
     });
     const nextKey = this.pageCount + this.annotations.length;
     objects.push([
-      root,
-      `<</Type/StructTreeRoot/K ${document.toString()}/ParentTree<</Nums[${nums.join(' ')}]>>/ParentTreeNextKey ${nextKey}>>`,
+      rootNumber,
+      `<</Type/StructTreeRoot/K ${document} 0 R/ParentTree<</Nums[${nums.join(' ')}]>>/ParentTreeNextKey ${nextKey}>>`,
     ]);
-    return { root, objects };
+    return { root: PDFRef.of(rootNumber), objects };
   }
 }

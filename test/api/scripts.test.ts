@@ -21,14 +21,14 @@ import { fixture } from '../support/requests.ts';
  */
 const TEMPLATE_VERSION = 'invoice@2.2.0';
 const GOLDEN: [file: string, sha256: string][] = [
-  ['arabic.json', '2d09483450385803a67d1881af1a9ff004718242d5c340edd09766d2a1bdb55f'],
-  ['hebrew.json', '7d577bcfce23c6a93be831d2cb8ed920f68f85c151c17ac9d8c46912d5adbfd8'],
-  ['hindi.json', '5a29d63758c5cd71be12dcd6b260cb79b00036c1f43509f054abe31f3af81b52'],
-  ['thai.json', '17d2f3266270df1a81396c8e34b0df35ddba0f24c5833df0be30ef4318a9a0b0'],
-  ['japanese.json', 'a3666a65b5c40d9ef95f5685b9039bb653d3156aa065dca65a43503e22c64279'],
-  ['chinese.json', '2cbb851341507c30674a95004dc315a6aee3044b32bb7f50cc105be232e89967'],
-  ['korean.json', '581bcae2fef8e431cb745226a8298ed214c98da22fe62586543e335de24c0989'],
-  ['mixed.json', 'd3a78bb8c9a666c08eae4c1b849d580c6d8ecb9d46c7e50d2cf8a50892a06638'],
+  ['arabic.json', '3d70ed9aefe171e292807df2555306a7ec474a6a5daea139d4fa5cc221628fd8'],
+  ['hebrew.json', '27581fa6b9818fbbb4fce44afa6b013ef0167fff02c743544b36b97753b1194f'],
+  ['hindi.json', '52f06ab2677d661df17fb42a3000ec5f56f770b5ed9be45d6426ff169fd9b04e'],
+  ['thai.json', '84ac703aed71914b8e9b4ae6a183a1261ffdd238b3053d17118e1f20f65ad249'],
+  ['japanese.json', '9e74b4781122c4461413a8d4ed681211c2121616fb6d776f42d89b77f8878193'],
+  ['chinese.json', 'f2cc2834f75eb779a7e1057e098a6f7246700975c5a930d351c75a547fd8ca42'],
+  ['korean.json', 'c49e29f8f8286630045b99299ac74b104b05e00a78ba8b1f7f8b7ea7510dbb2c'],
+  ['mixed.json', 'c5d607b62ec32d7093aed7cbe1c303f02b0b19aef576ba7a0edeb176ca921c77'],
 ];
 /** Issue 16's target for each of these PDFs. */
 const MAX_BYTES = 60_000;

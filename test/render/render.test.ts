@@ -20,11 +20,11 @@ const FIXTURES: Record<string, () => unknown> = {
   'receipt@1.2.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
 };
 const GOLDEN: Record<string, string> = {
-  'invoice@2.2.0 reference 3 lines': 'c79a5e7f8b396d67beb064fbddc2054cab0ecaa6be587c2068da9d7dbadf854d',
-  'invoice@2.2.0 reference 50 lines': '965d7e2d150e66d8bfc41dc3db9b61e358b9a72cbe7dc5b94f7714b94861986d',
-  'invoice@2.2.0 example letter preview': '2cb03ddc193cd4b5b1b580b293c8feeebb73be0882034b7f6dab7cc36117fc58',
-  'quote@1.2.0 example': '9b7ed21f875d080995bc66071660603edc07ea8f28b6d89dcec3ad30a5a97267',
-  'receipt@1.2.0 example': '36093d9b84140d4ddeb97d483b6df12a50089d50727634fbb837027f7808d113',
+  'invoice@2.2.0 reference 3 lines': '7d6ba8a7278dce6da7fc0385d6ee4e0a5b84c424c52d45524f502f0d0fb160b9',
+  'invoice@2.2.0 reference 50 lines': '0611f6298df90aadfe4fd6dbeb8568547ad4f6e3fb8a593d507b6c6f78717f9c',
+  'invoice@2.2.0 example letter preview': 'e9787d64c5b437675972addbe59cc9c1aaf087e54dd7f23aba2deb9206c0fe48',
+  'quote@1.2.0 example': 'b6b0ac86edcdfe054d76d9a71ea877aa47cfae45e3bf0db0b0ead91dafc766e6',
+  'receipt@1.2.0 example': '3bd5edba9548564d4879630fd5409dc435e0e6ea7e9f7944f5d59a729b44f417',
 };
 
 describe('deterministic bytes (spec 9.7)', () => {

@@ -7,7 +7,7 @@ import { fixtureText } from '../support/requests.ts';
 const running: Record<string, { server: RunningServer; key: string }> = {};
 const REFERENCE = fixtureText('reference-invoice.json');
 /** The golden of test/render for this request (invoice 2.2.0, 3 lines). */
-const REFERENCE_SHA = 'c79a5e7f8b396d67beb064fbddc2054cab0ecaa6be587c2068da9d7dbadf854d';
+const REFERENCE_SHA = '7d6ba8a7278dce6da7fc0385d6ee4e0a5b84c424c52d45524f502f0d0fb160b9';
 
 async function libsqlServer(start: typeof startBun) {
   const { url, client, key } = await seedDatabaseFile({ plan: 'free', credits: 5 });
