@@ -15,8 +15,17 @@ import { renderBody } from '../support/render.ts';
 import { fixture } from '../support/requests.ts';
 
 /**
- * Issue 20: the PDFs are tagged. The structure tree is read back with poppler (`pdfinfo -struct-text`), an
- * implementation independent of the writer, and the catalog, pages and annotations with qpdf.
+ * Issue 20: the PDFs are tagged. The structure tree is read back with poppler (`pdfinfo -struct-text`) and pdf.js,
+ * implementations independent of the writer, and the catalog, pages and annotations with qpdf.
+ *
+ * veraPDF, the reference PDF/UA-1 checker, cannot be installed here (Java, on neither npm nor Debian). Of its rules
+ * these tests cover: 7.1 content tagged or artifact and never one inside the other, catalog /MarkInfo /Marked,
+ * /StructTreeRoot, /ViewerPreferences /DisplayDocTitle; 7.2 /Lang of the document and of other-script elements,
+ * standard structure types only, Table > TR > TH/TD with the same cells in every row; 7.4 headings H1 then H2;
+ * 7.5 TH /Scope; 7.18.1 annotations in the structure tree (OBJR) with /Contents; 7.18.3 /Tabs /S on every page;
+ * 7.18.5 links in Link elements. Not covered, and expected to fail there: 5 (the PDF/UA identifier in XMP
+ * metadata) and 7.1-8/9 (a /Metadata stream with dc:title), as no XMP is written; the font rules of 7.21 (embedding,
+ * ToUnicode) are held by the extraction and typography tests, not re-checked here.
  */
 
 const spaceless = (text: string) => text.replace(/\s+/g, '');
