@@ -21,14 +21,14 @@ import { fixture } from '../support/requests.ts';
  */
 const TEMPLATE_VERSION = 'invoice@2.2.0';
 const GOLDEN: [file: string, sha256: string][] = [
-  ['arabic.json', '908ba4acc61870a877b508ba2e0572aa2c6b936140e01a01147891330689e9dd'],
-  ['hebrew.json', '8ce7f06bc2939a5735d61f7eb54672d49c290f9aa91e8515ca60f737ce75e130'],
-  ['hindi.json', '40092f8be0c893a1870c128118b5200269a75f9b2f027b1fe552a42daf7d68cc'],
-  ['thai.json', '8a9841c030ffd768d87a770d24b588b7e1d6ad1421e214b8e34fdb20e18d2640'],
-  ['japanese.json', '89c674a5fee0a1fe4614e339916cf2f9b283fe975ba8c882dd236764615c4403'],
-  ['chinese.json', '34df476c709efc4681b9a776baca906847da3db46fb4558bb7ed483c68679815'],
-  ['korean.json', 'e07e14ff445e5152f46e8ba84316c225c38f1a62d5a2079c336b0c8c34df6b61'],
-  ['mixed.json', '58a813771a552157ec9fce0e24acefca789513a5a5f15f29fcae758f3b0b7125'],
+  ['arabic.json', '8a13a247484c18ba068e3d3d91cb3bf4d3ed92ed30548f85a5b35480e7cb98c0'],
+  ['hebrew.json', 'a298fd784fa87e30fad25d9d23385a2584639ab93e5217bccaff2ce9dde1fc25'],
+  ['hindi.json', 'f493eb1be0bd7377648d4e95a1d96284602e89b2f4e5c707b304525edb8bbf33'],
+  ['thai.json', '6fe79287557b67f548243a4b68e283e9a2d53618362690651503eb55e7e8ef56'],
+  ['japanese.json', '56d68f8565af7e9a024ccd49752c1f15a4b1b36a3ac3d14817b5233b2d47f2ad'],
+  ['chinese.json', '9184b368688db45261ec65e07f297e35d21d9c50ed5115c0c0224db3a407a57a'],
+  ['korean.json', '6ae32cca8c54f41a4280f2fbe3a8e1ca0a23cc572ca0ead4ba3aca420d9bde32'],
+  ['mixed.json', '4cca1409d21160a4bc390a045537bb1b8d449bf7d9520a9fdf75dc2d8ecf3090'],
 ];
 /** Issue 16's target for each of these PDFs. */
 const MAX_BYTES = 60_000;
