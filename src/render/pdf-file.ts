@@ -1,17 +1,17 @@
-import pako from 'pako';
 import { type PDFContext, type PDFObject, type PDFRef, PDFStream } from 'pdf-lib';
+import { deflate } from './deflate.ts';
 
 /** An object written as its PDF syntax by the caller (the structure elements), by its number: ASCII only. */
 export type WrittenObject = readonly [objectNumber: number, syntax: string];
 
 /**
- * How the object stream is compressed. It holds the structure tree, one element per table cell, rebuilt for every
- * document: pako's level 5 makes it as small as the default level 6 does, and faster; the fast levels (1-3) make
- * the 50-line reference invoice 3% larger. Its elements repeat within a few hundred bytes, so a 4 KB window and a
- * small hash table compress it as well as the default 32 KB, whose set-up costs pako more than compressing a short
- * document's stream.
+ * The object stream's compression level. It holds the structure tree, one element per table cell, rebuilt for
+ * every document: pako's level 5 makes it as small as the default level 6 does, and faster; the fast levels (1-3)
+ * make the 50-line reference invoice 3% larger. Its state is kept between calls (deflate.ts), so zlib's default
+ * window and hash table cost no set-up per document, and compress the 50-line invoice's stream faster and smaller
+ * than a 4 KB window did with pako's own per-call state.
  */
-const OBJECT_STREAM_DEFLATE = { level: 5, windowBits: 12, memLevel: 5 } as const;
+const OBJECT_STREAM_LEVEL = 5;
 /**
  * A cross-reference stream entry: 1 byte of type, 4 of offset (or of the object stream's number), 2 of generation
  * (or of the index in the object stream).
@@ -101,7 +101,7 @@ export function serializePdf(context: PDFContext, written: readonly WrittenObjec
   packed.forEach(([number], index) => {
     entries[number] = [2, objectStream, index];
   });
-  const contents = pako.deflate(ascii(offsets + body), OBJECT_STREAM_DEFLATE);
+  const contents = deflate(ascii(offsets + body), OBJECT_STREAM_LEVEL);
   pushObject(
     objectStream,
     `<</Type /ObjStm /N ${packed.length} /First ${offsets.length} /Filter /FlateDecode /Length ${contents.length}>>`,
@@ -110,9 +110,7 @@ export function serializePdf(context: PDFContext, written: readonly WrittenObjec
 
   const xrefOffset = length;
   entries[xrefStream] = [1, xrefOffset, 0];
-  // The predicted rows repeat within a few bytes: the smallest window and hash table compress them as well, and
-  // pako sets up the default ones (hundreds of kilobytes) for longer than it takes to compress the rows.
-  const xref = pako.deflate(xrefRows(entries), { windowBits: 9, memLevel: 1 });
+  const xref = deflate(xrefRows(entries));
   const { Root, Info } = context.trailerInfo;
   const trailer = `/Root ${Root!.toString()}${Info ? ` /Info ${Info.toString()}` : ''}`;
   pushObject(

@@ -21,14 +21,14 @@ import { fixture } from '../support/requests.ts';
  */
 const TEMPLATE_VERSION = 'invoice@2.2.0';
 const GOLDEN: [file: string, sha256: string][] = [
-  ['arabic.json', '8a13a247484c18ba068e3d3d91cb3bf4d3ed92ed30548f85a5b35480e7cb98c0'],
-  ['hebrew.json', 'a298fd784fa87e30fad25d9d23385a2584639ab93e5217bccaff2ce9dde1fc25'],
-  ['hindi.json', 'f493eb1be0bd7377648d4e95a1d96284602e89b2f4e5c707b304525edb8bbf33'],
-  ['thai.json', '6fe79287557b67f548243a4b68e283e9a2d53618362690651503eb55e7e8ef56'],
-  ['japanese.json', '56d68f8565af7e9a024ccd49752c1f15a4b1b36a3ac3d14817b5233b2d47f2ad'],
-  ['chinese.json', '9184b368688db45261ec65e07f297e35d21d9c50ed5115c0c0224db3a407a57a'],
-  ['korean.json', '6ae32cca8c54f41a4280f2fbe3a8e1ca0a23cc572ca0ead4ba3aca420d9bde32'],
-  ['mixed.json', '4cca1409d21160a4bc390a045537bb1b8d449bf7d9520a9fdf75dc2d8ecf3090'],
+  ['arabic.json', 'f6d7c12bf750b2f4e8f4fd213a94f646acc5024064010b0bee4788f25b36a2e8'],
+  ['hebrew.json', '06abb5f887e260d79936c5f3fcd73877902416de35d95202e84a82338de935dd'],
+  ['hindi.json', '41c8e9d762e1345bc8cbcad35714350e443c8beee315ecbcc935e7e856d0754c'],
+  ['thai.json', '5361a7a8f75e96a8052b2e3ee46869046389b71c13ce4b3807a10ed551ee959b'],
+  ['japanese.json', '491085ccb715c2d45522beb330eaef920e73ac3a7df45ff51d8fe5072342c367'],
+  ['chinese.json', 'cdc70a3df05e1daff0e4cda606bb46b701100650960cb7c15678dc5660d49621'],
+  ['korean.json', '13168c2fe8fe62db87b882b534f407f8e648698fb5a8b8ed1c38c54e8c4b5b19'],
+  ['mixed.json', '4fc162e48509307969b6f91448355590e7ff6a8f78d21a7f8f88f8c47c0c8b3a'],
 ];
 /** Issue 16's target for each of these PDFs. */
 const MAX_BYTES = 60_000;

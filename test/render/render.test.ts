@@ -20,11 +20,11 @@ const FIXTURES: Record<string, () => unknown> = {
   'receipt@1.2.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
 };
 const GOLDEN: Record<string, string> = {
-  'invoice@2.2.0 reference 3 lines': '92d6077ab720a5c962b257048d3898ec234dfee7f398224aa2ce7162826400ed',
-  'invoice@2.2.0 reference 50 lines': '4aec4d3ffa5de935baeef384625e8f74dcf1cac58172a67b5c6ceaab7ca1a0d6',
-  'invoice@2.2.0 example letter preview': '9fb23ba0f59f58607e9e83c13efa19a69b039f79752e6560eda4ee98c30cd832',
-  'quote@1.2.0 example': '36d896c1a1078abe927b369dc085d45baa202cc91386745a34d8f461643e1333',
-  'receipt@1.2.0 example': '1bec256b209f7123bcceb3eacc57ae73ea64baa10ec07f86a967ae6078382ada',
+  'invoice@2.2.0 reference 3 lines': '76b750f0dcaaea4fde7eb9cdf55eaebdc71d58b39c9ba465f84aa6a89ba04f7c',
+  'invoice@2.2.0 reference 50 lines': '413b93b0ddb3457f55acc42effe278bc7e9ed72c63a7e85726a0291c8da6935d',
+  'invoice@2.2.0 example letter preview': '25c4ec7cd039fe61d13d9ab4df6532524fb2541cafb4ae772007374b09746294',
+  'quote@1.2.0 example': '01a69bf8b7b80281075af392bd732a468e607be8f449305c78967de7f4004ba4',
+  'receipt@1.2.0 example': '8c394b55f78ab94cc121f71253cbb34abed63e585c08ab51e23bb6b7036e1480',
 };
 
 describe('deterministic bytes (spec 9.7)', () => {
