@@ -1,16 +1,21 @@
 import { isRightToLeft } from './bidi.ts';
 import type { FontWeight } from './faces.ts';
 import type { FontSet } from './fonts.ts';
+import type { Mark, StructureElement } from './structure.ts';
 
 export type Rgb = readonly [number, number, number];
 
-/** What a page draws, in points from the top-left corner (y grows downwards; text y is the baseline). */
+/**
+ * What a page draws, in points from the top-left corner (y grows downwards; text y is the baseline). A text says
+ * what it is to a reader (`mark`, see structure.ts); a link names the Link element of its text; rules, frames and
+ * rectangles are always layout artifacts.
+ */
 export type DrawOp =
-  | { kind: 'text'; x: number; y: number; weight: FontWeight; size: number; text: string; color: Rgb }
+  | { kind: 'text'; x: number; y: number; weight: FontWeight; size: number; text: string; color: Rgb; mark: Mark }
   | { kind: 'rect'; x: number; y: number; width: number; height: number; color: Rgb }
   | { kind: 'frame'; x: number; y: number; width: number; height: number; lineWidth: number; color: Rgb }
   | { kind: 'line'; x1: number; y1: number; x2: number; y2: number; width: number; color: Rgb }
-  | { kind: 'link'; x: number; y: number; width: number; height: number; url: string }
+  | { kind: 'link'; x: number; y: number; width: number; height: number; url: string; element: StructureElement }
   | { kind: 'watermark'; text: string; size: number; color: Rgb };
 
 export interface PageSize {
@@ -27,22 +32,22 @@ export class Canvas {
     this.fonts = fonts;
   }
 
-  text(x: number, y: number, text: string, style: TextStyle): void {
-    if (text !== '') this.ops.push({ kind: 'text', x, y, text, weight: style.weight, size: style.size, color: style.color });
+  text(x: number, y: number, text: string, style: TextStyle, mark: Mark): void {
+    if (text !== '') this.ops.push({ kind: 'text', x, y, text, weight: style.weight, size: style.size, color: style.color, mark });
   }
 
   /**
    * A line of a value in a box from `left` to `right`, at the box's start edge: the left for a left-to-right line,
    * the right for a right-to-left one (README: an Arabic or Hebrew value reads from the right edge of its box).
    */
-  textFromStart(left: number, right: number, y: number, text: string, style: TextStyle): void {
-    if (isRightToLeft(text)) this.textRight(right, y, text, style);
-    else this.text(left, y, text, style);
+  textFromStart(left: number, right: number, y: number, text: string, style: TextStyle, mark: Mark): void {
+    if (isRightToLeft(text)) this.textRight(right, y, text, style, mark);
+    else this.text(left, y, text, style, mark);
   }
 
   /** Right-aligned text ending at `right`. */
-  textRight(right: number, y: number, text: string, style: TextStyle): void {
-    this.text(right - this.fonts[style.weight].widthOf(text, style.size), y, text, style);
+  textRight(right: number, y: number, text: string, style: TextStyle, mark: Mark): void {
+    this.text(right - this.fonts[style.weight].widthOf(text, style.size), y, text, style, mark);
   }
 
   rect(x: number, y: number, width: number, height: number, color: Rgb): void {
@@ -57,8 +62,9 @@ export class Canvas {
     this.ops.push({ kind: 'line', x1, y1, x2, y2, width, color });
   }
 
-  link(x: number, y: number, width: number, height: number, url: string): void {
-    this.ops.push({ kind: 'link', x, y, width, height, url });
+  /** A clickable area; `element` is the Link element of the text it covers. */
+  link(x: number, y: number, width: number, height: number, url: string, element: StructureElement): void {
+    this.ops.push({ kind: 'link', x, y, width, height, url, element });
   }
 
   /** Text across the page on its diagonal, centred, drawn translucent over the content. */

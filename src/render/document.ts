@@ -2,6 +2,7 @@ import type { Paper } from '../contract/document-options.ts';
 import type { Canvas, PageSize, Rgb, TextStyle } from './canvas.ts';
 import { Flow, lineHeight } from './flow.ts';
 import type { FontSet } from './fonts.ts';
+import { type Mark, PAGINATION, StructureElement } from './structure.ts';
 import { wrapText } from './wrap.ts';
 
 export const PAPER_SIZES: Record<Paper, PageSize> = {
@@ -73,18 +74,20 @@ export interface TotalsRow {
 /**
  * The building blocks every template lays out with: the head (seller and document facts), parties, sections,
  * an items table that repeats its header on each page, a totals block kept together, and the page furniture
- * (running head, `Page N of M`, preview marking) added once every page exists.
+ * (running head, `Page N of M`, preview marking) added once every page exists. Each block adds its structure
+ * elements to `structure` in reading order as it is drawn; the page furniture is drawn as artifacts.
  */
 export class BusinessDocument {
   readonly flow: Flow;
   readonly fonts: FontSet;
+  readonly structure = new StructureElement('Document');
 
   constructor(fonts: FontSet, paper: Paper, runningHead: string) {
     this.fonts = fonts;
     this.flow = new Flow(PAPER_SIZES[paper], fonts, { top: 50, right: 50, bottom: 64, left: 50 });
     this.flow.continuation = (page) => {
       const line = this.fit(runningHead, STYLES.footer, this.flow.width);
-      page.text(this.flow.left, this.flow.margins.top - 14, line, STYLES.footer);
+      page.text(this.flow.left, this.flow.margins.top - 14, line, STYLES.footer, PAGINATION);
       page.line(this.flow.left, this.flow.margins.top - 8, this.flow.right, this.flow.margins.top - 8, 0.5, RULE);
       return this.flow.margins.top + 4;
     };
@@ -106,6 +109,11 @@ export class BusinessDocument {
     return cut(fits);
   }
 
+  /** A paragraph of text in its own P element. */
+  private paragraph(text: string, style: TextStyle, width?: number): void {
+    this.flow.paragraph(text, style, this.structure.add('P'), width);
+  }
+
   private wrapped(text: string, style: TextStyle, width: number): string[] {
     return wrapText(text, this.fonts[style.weight], style.size, width);
   }
@@ -113,7 +121,8 @@ export class BusinessDocument {
   /**
    * Seller on the left (name, details, tax id), the heading and the document facts on the right; a fact or a
    * seller line without a value is left off with its label. The right column is short and stays on the first
-   * page; a long seller block flows on.
+   * page; a long seller block flows on. Read as the heading, the seller, then the facts as a table of label and
+   * value rows.
    */
   head(heading: string, seller: Seller, allFacts: readonly (readonly [string, string | undefined])[]): void {
     const facts = allFacts.filter((fact): fact is readonly [string, string] => fact[1] !== undefined);
@@ -122,27 +131,35 @@ export class BusinessDocument {
     const sellerWidth = flow.width - RIGHT_BLOCK - 24;
     const startPage = flow.page;
     const top = flow.y;
+    const headingElement = this.structure.add('H1');
+    const sellerElements = [seller.seller_name, seller.seller_details, seller.tax_id].map((value) =>
+      value ? this.structure.add('P') : undefined,
+    );
+    const factsTable = facts.length ? this.structure.add('Table') : undefined;
 
     const page = flow.page;
     const left = flow.right - RIGHT_BLOCK + CELL_PADDING;
     const right = flow.right - CELL_PADDING;
     let y = top + STYLES.heading.size;
-    page.textRight(right, y, heading, STYLES.heading);
+    page.textRight(right, y, heading, STYLES.heading, headingElement);
     y += 16;
     for (const [label, value] of facts) {
+      const row = factsTable!.add('TR');
+      const [labelCell, valueCell] = [row.add('TH', 'Row'), row.add('TD')];
       const lines = this.wrapped(value, STYLES.body, right - left - labelWidth);
-      page.text(left, y + STYLES.body.size, label, STYLES.muted);
+      page.text(left, y + STYLES.body.size, label, STYLES.muted, labelCell);
       for (const line of lines) {
-        page.textRight(right, y + STYLES.body.size, line, STYLES.body);
+        page.textRight(right, y + STYLES.body.size, line, STYLES.body, valueCell);
         y += lineHeight(STYLES.body);
       }
     }
     const factsBottom = y;
 
-    flow.paragraph(seller.seller_name, STYLES.name, sellerWidth);
+    const [nameElement, detailsElement, taxIdElement] = sellerElements;
+    flow.paragraph(seller.seller_name, STYLES.name, nameElement!, sellerWidth);
     flow.gap(2);
-    if (seller.seller_details) flow.paragraph(seller.seller_details, STYLES.muted, sellerWidth);
-    if (seller.tax_id) flow.paragraph(`Tax / VAT No. ${seller.tax_id}`, STYLES.muted, sellerWidth);
+    if (seller.seller_details) flow.paragraph(seller.seller_details, STYLES.muted, detailsElement!, sellerWidth);
+    if (seller.tax_id) flow.paragraph(`Tax / VAT No. ${seller.tax_id}`, STYLES.muted, taxIdElement!, sellerWidth);
     if (flow.page === startPage) flow.y = Math.max(flow.y, factsBottom);
     flow.gap(SECTION_GAP + 6);
   }
@@ -151,33 +168,37 @@ export class BusinessDocument {
   party(label: string, name: string, details?: string): void {
     const width = Math.min(this.flow.width, 300);
     this.label(label);
-    this.flow.paragraph(name, STYLES.party, width);
-    if (details) this.flow.paragraph(details, STYLES.muted, width);
+    this.paragraph(name, STYLES.party, width);
+    if (details) this.paragraph(details, STYLES.muted, width);
     this.flow.gap(SECTION_GAP);
   }
 
-  /** A label printed as the contract writes it (Bill to, Pay online): set apart by weight, size and colour, not case. */
+  /**
+   * A label printed as the contract writes it (Bill to, Pay online): set apart by weight, size and colour, not
+   * case; a heading of the block under it (H2), so that a screen reader can move from block to block.
+   */
   private label(text: string): void {
     this.flow.ensure(lineHeight(STYLES.label) + lineHeight(STYLES.body) * 2);
-    this.flow.page.text(this.flow.left, this.flow.y + STYLES.label.size, text, STYLES.label);
+    this.flow.page.text(this.flow.left, this.flow.y + STYLES.label.size, text, STYLES.label, this.structure.add('H2'));
     this.flow.gap(lineHeight(STYLES.label) + 2);
   }
 
   /** A labelled block of free text. */
   section(label: string, text: string): void {
     this.label(label);
-    this.flow.paragraph(text, STYLES.body);
+    this.paragraph(text, STYLES.body);
     this.flow.gap(SECTION_GAP);
   }
 
-  /** A labelled link, printed in full and clickable to exactly that text, line by line. */
+  /** A labelled link, printed in full and clickable to exactly that text, line by line: one Link in a paragraph. */
   link(label: string, url: string): void {
     this.label(label);
     const { flow } = this;
+    const linkElement = this.structure.add('P').add('Link');
     const height = lineHeight(STYLES.link);
     for (const line of this.wrapped(url, STYLES.link, flow.width)) {
       flow.ensure(height);
-      flow.page.text(flow.left, flow.y + STYLES.link.size, line, STYLES.link);
+      flow.page.text(flow.left, flow.y + STYLES.link.size, line, STYLES.link, linkElement);
       const width = this.fonts.regular.widthOf(line, STYLES.link.size);
       flow.page.line(
         flow.left,
@@ -187,24 +208,30 @@ export class BusinessDocument {
         0.5,
         STYLES.link.color,
       );
-      flow.page.link(flow.left, flow.y, width, height, url);
+      flow.page.link(flow.left, flow.y, width, height, url, linkElement);
       flow.y += height;
     }
     flow.gap(SECTION_GAP);
   }
 
-  /** Label–value lines, such as payment method and reference; a line without a value is left off. */
-  facts(rows: readonly (readonly [string, string | undefined])[]): void {
+  /**
+   * Label–value lines, such as payment method and reference, read as a table of rows headed by their labels; a
+   * line without a value is left off.
+   */
+  facts(allRows: readonly (readonly [string, string | undefined])[]): void {
     const { flow } = this;
     const labelWidth = 120;
+    const rows = allRows.filter((row): row is readonly [string, string] => row[1] !== undefined);
+    const table = rows.length ? this.structure.add('Table') : undefined;
     for (const [label, value] of rows) {
-      if (value === undefined) continue;
+      const row = table!.add('TR');
+      const [labelCell, valueCell] = [row.add('TH', 'Row'), row.add('TD')];
       const lines = this.wrapped(value, STYLES.body, flow.width - labelWidth);
       flow.ensure(lineHeight(STYLES.body));
-      flow.page.text(flow.left, flow.y + STYLES.body.size, label, STYLES.muted);
+      flow.page.text(flow.left, flow.y + STYLES.body.size, label, STYLES.muted, labelCell);
       for (const line of lines) {
         flow.ensure(lineHeight(STYLES.body));
-        flow.page.textFromStart(flow.left + labelWidth, flow.right, flow.y + STYLES.body.size, line, STYLES.body);
+        flow.page.textFromStart(flow.left + labelWidth, flow.right, flow.y + STYLES.body.size, line, STYLES.body, valueCell);
         flow.y += lineHeight(STYLES.body);
       }
     }
@@ -213,7 +240,9 @@ export class BusinessDocument {
 
   /**
    * The items table: its text column wraps, figure columns never do; rows never split, and the header repeats on
-   * every page it reaches. The last rows are kept on the page of `totals`, which follows right after it.
+   * every page it reaches. The last rows are kept on the page of `totals`, which follows right after it. Read as
+   * a table whose first row holds the column headers; a header repeated on a later page is a pagination
+   * artifact, so that it is read once.
    */
   itemsWithTotals(columns: Column[], rows: string[][], totals: TotalsRow[]): void {
     const { flow } = this;
@@ -228,13 +257,17 @@ export class BusinessDocument {
     const widths = columns.map((column, index) => (column.kind === 'figure' ? fixed[index]! : rest));
     const xs = widths.map((_, index) => flow.left + widths.slice(0, index).reduce((a, b) => a + b, 0));
     const headerHeight = 20;
+    const table = this.structure.add('Table');
+    const headerRow = table.add('TR');
+    const headerCells = columns.map(() => headerRow.add('TH', 'Column'));
 
-    const drawHeader = () => {
+    const drawHeader = (marks: readonly Mark[]) => {
       flow.page.rect(flow.left, flow.y, flow.width, headerHeight, FILL);
       columns.forEach((column, index) => {
         const y = flow.y + 13;
-        if (column.kind === 'figure') flow.page.textRight(xs[index]! + widths[index]! - CELL_PADDING, y, column.title, STYLES.tableHead);
-        else flow.page.text(xs[index]! + CELL_PADDING, y, column.title, STYLES.tableHead);
+        if (column.kind === 'figure')
+          flow.page.textRight(xs[index]! + widths[index]! - CELL_PADDING, y, column.title, STYLES.tableHead, marks[index]!);
+        else flow.page.text(xs[index]! + CELL_PADDING, y, column.title, STYLES.tableHead, marks[index]!);
       });
       flow.y += headerHeight;
     };
@@ -248,23 +281,30 @@ export class BusinessDocument {
     const keptFrom = Math.max(0, rows.length - ROWS_WITH_TOTALS);
     const keptHeight = heights.slice(keptFrom).reduce((a, b) => a + b, 0) + GAP_AFTER_TABLE + this.totalsHeight(totals);
     flow.ensure(headerHeight + (keptFrom === 0 ? keptHeight : heights[0]!));
-    drawHeader();
-    flow.withRepeatedHeader(drawHeader, () => {
-      rowLines.forEach((cells, rowIndex) => {
-        const height = heights[rowIndex]!;
-        if (rowIndex === keptFrom && keptFrom > 0) flow.ensure(keptHeight);
-        flow.ensure(height);
-        cells.forEach((lines, index) => {
-          lines.forEach((line, lineIndex) => {
-            const y = flow.y + CELL_PADDING + STYLES.body.size + lineIndex * lineHeight(STYLES.body);
-            if (columns[index]!.kind === 'figure') flow.page.textRight(xs[index]! + widths[index]! - CELL_PADDING, y, line, STYLES.body);
-            else flow.page.textFromStart(xs[index]! + CELL_PADDING, xs[index]! + widths[index]! - CELL_PADDING, y, line, STYLES.body);
+    drawHeader(headerCells);
+    const repeated = columns.map(() => PAGINATION);
+    flow.withRepeatedHeader(
+      () => drawHeader(repeated),
+      () => {
+        rowLines.forEach((cells, rowIndex) => {
+          const height = heights[rowIndex]!;
+          if (rowIndex === keptFrom && keptFrom > 0) flow.ensure(keptHeight);
+          flow.ensure(height);
+          const row = table.add('TR');
+          cells.forEach((lines, index) => {
+            const cell = row.add('TD');
+            lines.forEach((line, lineIndex) => {
+              const y = flow.y + CELL_PADDING + STYLES.body.size + lineIndex * lineHeight(STYLES.body);
+              const [left, right] = [xs[index]! + CELL_PADDING, xs[index]! + widths[index]! - CELL_PADDING];
+              if (columns[index]!.kind === 'figure') flow.page.textRight(right, y, line, STYLES.body, cell);
+              else flow.page.textFromStart(left, right, y, line, STYLES.body, cell);
+            });
           });
+          flow.y += height;
+          flow.page.line(flow.left, flow.y, flow.right, flow.y, 0.5, RULE);
         });
-        flow.y += height;
-        flow.page.line(flow.left, flow.y, flow.right, flow.y, 0.5, RULE);
-      });
-    });
+      },
+    );
     flow.gap(GAP_AFTER_TABLE);
     this.totals(totals);
   }
@@ -279,10 +319,12 @@ export class BusinessDocument {
 
   /**
    * Figures right-aligned in a block that is never split across pages. The figures end where the items table's
-   * figures end and are never cut; a label gives way to a long figure.
+   * figures end and are never cut; a label gives way to a long figure. Read as a table of rows headed by their
+   * labels.
    */
   totals(rows: TotalsRow[]): void {
     const { flow } = this;
+    const table = this.structure.add('Table');
     const x = flow.right - RIGHT_BLOCK;
     const right = flow.right - CELL_PADDING;
     flow.ensure(this.totalsHeight(rows));
@@ -294,8 +336,9 @@ export class BusinessDocument {
       const baseline = flow.y + height / 2 + style.size * 0.36;
       const valueWidth = this.fonts[style.weight].widthOf(row.value, style.size);
       const label = this.fit(row.label, style, RIGHT_BLOCK - CELL_PADDING * 2 - valueWidth - 12);
-      flow.page.text(x + CELL_PADDING, baseline, label, style);
-      flow.page.textRight(right, baseline, row.value, style);
+      const cells = table.add('TR');
+      flow.page.text(x + CELL_PADDING, baseline, label, style, cells.add('TH', 'Row'));
+      flow.page.textRight(right, baseline, row.value, style, cells.add('TD'));
       flow.y += height;
     }
     flow.gap(SECTION_GAP + 4);
@@ -306,12 +349,12 @@ export class BusinessDocument {
     const { flow } = this;
     flow.ensure(110);
     this.label(label);
-    flow.page.text(flow.left, flow.y + STYLES.amount.size, amount, STYLES.amount);
+    flow.page.text(flow.left, flow.y + STYLES.amount.size, amount, STYLES.amount, this.structure.add('P'));
     flow.y += lineHeight(STYLES.amount);
     flow.gap(8);
     const stampWidth = this.fonts.bold.widthOf('PAID', STYLES.stamp.size) + 28;
     flow.page.frame(flow.left, flow.y, stampWidth, 30, 2, STYLES.stamp.color);
-    flow.page.text(flow.left + 14, flow.y + 21, 'PAID', STYLES.stamp);
+    flow.page.text(flow.left + 14, flow.y + 21, 'PAID', STYLES.stamp, this.structure.add('P'));
     flow.y += 30;
     flow.gap(SECTION_GAP + 6);
   }
@@ -326,29 +369,35 @@ export class BusinessDocument {
     ['Name', 'Signature', 'Date'].forEach((caption, index) => {
       const x = flow.left + index * (width + 20);
       flow.page.line(x, flow.y, x + width, flow.y, 0.75, INK);
-      flow.page.text(x, flow.y + 12, caption, STYLES.muted);
+      flow.page.text(x, flow.y + 12, caption, STYLES.muted, this.structure.add('P'));
     });
     flow.gap(20 + SECTION_GAP);
   }
 
-  /** Adds `Page N of M`, the footer line and, for a preview, the marking on every page; returns the pages. */
+  /**
+   * Adds `Page N of M`, the footer line and, for a preview, the marking on every page; returns the pages. All of it
+   * is pagination artifacts, except the preview marking at the foot of the first page: that is the document's
+   * first paragraph, so that a screen reader says once, before anything else, that this is a preview.
+   */
   finish(footer: string, preview: boolean): Canvas[] {
     const { flow } = this;
     const pages = flow.pages;
     const baseline = flow.size.height - 34;
+    const notice = new StructureElement('P');
+    if (preview) this.structure.children.unshift(notice);
     pages.forEach((page, index) => {
       page.line(flow.left, baseline - 12, flow.right, baseline - 12, 0.5, RULE);
       const pageLabel = `Page ${index + 1} of ${pages.length}`;
-      page.textRight(flow.right, baseline, pageLabel, STYLES.footer);
+      page.textRight(flow.right, baseline, pageLabel, STYLES.footer, PAGINATION);
       const room = flow.width - this.fonts.regular.widthOf(pageLabel, STYLES.footer.size) - 24;
       if (preview) {
-        page.text(flow.left, baseline, PREVIEW_MARK, STYLES.warning);
+        page.text(flow.left, baseline, PREVIEW_MARK, STYLES.warning, index === 0 ? notice : PAGINATION);
         const size =
           (Math.sqrt(flow.size.width * flow.size.width + flow.size.height * flow.size.height) * 0.72) /
           this.fonts.bold.widthOf(PREVIEW_MARK, 1);
         page.watermark(PREVIEW_MARK, size, WARNING);
       } else {
-        page.text(flow.left, baseline, this.fit(footer, STYLES.footer, room), STYLES.footer);
+        page.text(flow.left, baseline, this.fit(footer, STYLES.footer, room), STYLES.footer, PAGINATION);
       }
     });
     return pages;

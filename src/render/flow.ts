@@ -1,5 +1,6 @@
 import { Canvas, type PageSize, type TextStyle } from './canvas.ts';
 import type { FontSet } from './fonts.ts';
+import type { Mark } from './structure.ts';
 import { wrapText } from './wrap.ts';
 
 /** Lines of text are set 1.45 times their size apart. */
@@ -80,12 +81,15 @@ export class Flow {
     }
   }
 
-  /** Wrapped text from the left margin (a right-to-left paragraph from the right of `width`), line by line, breaking pages between lines. */
-  paragraph(text: string, style: TextStyle, width: number = this.width): void {
+  /**
+   * Wrapped text from the left margin (a right-to-left paragraph from the right of `width`), line by line, breaking
+   * pages between lines; every line is content of `mark`.
+   */
+  paragraph(text: string, style: TextStyle, mark: Mark, width: number = this.width): void {
     const height = lineHeight(style);
     for (const line of wrapText(text, this.fonts[style.weight], style.size, width)) {
       this.ensure(height);
-      this.page.textFromStart(this.left, this.left + width, this.y + style.size, line, style);
+      this.page.textFromStart(this.left, this.left + width, this.y + style.size, line, style, mark);
       this.y += height;
     }
   }

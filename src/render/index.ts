@@ -11,6 +11,8 @@ const PREVIEW_TITLE = 'Preview – not a valid document';
 export interface RenderInput {
   readonly paper: Paper;
   readonly preview: boolean;
+  /** The language of the printed labels (the request's locale): the PDF's /Lang. */
+  readonly language: string;
   /** The PDF's Title (a preview's says so instead) and the head of continued pages. */
   readonly title: string;
   /** The line at the foot of every page, beside the page number. */
@@ -50,6 +52,8 @@ function layOutAndWrite(input: RenderInput, fonts: FontSet): Promise<Uint8Array<
     size: PAPER_SIZES[input.paper],
     pages: pages.map((page) => page.ops),
     title: input.preview ? PREVIEW_TITLE : input.title,
+    language: input.language,
+    structure: document.structure,
     fonts,
     values: input.values.map((value) => value.text),
   });

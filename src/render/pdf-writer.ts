@@ -5,7 +5,10 @@ import { UndrawableText } from './errors.ts';
 import type { EmbeddableFace, FontFace, FontWeight } from './faces.ts';
 import { FALLBACK_FACES } from './font-coverage.ts';
 import type { FontSet } from './fonts.ts';
+import { serializePdf } from './pdf-file.ts';
 import type { ShapedGlyph } from './shaping.ts';
+import { isArtifact, type Mark, PAGINATION, type StructureElement } from './structure.ts';
+import { artifactOperator, LAYOUT, languageString, StructureTree } from './structure-tree.ts';
 import { closeGlyphSet, glyphDataLength, SUBSET_GLYPH_DATA_OFFSET, subsetTrueType } from './truetype.ts';
 import { cjkLanguageOfLine, type GlyphRun, type SetLine } from './typeset.ts';
 
@@ -13,6 +16,10 @@ interface PdfInput {
   size: PageSize;
   pages: readonly (readonly DrawOp[])[];
   title: string;
+  /** The document's language (the template's locale), a BCP 47 tag. */
+  language: string;
+  /** The structure tree's root, whose elements the pages' text and links are marked with. */
+  structure: StructureElement;
   fonts: FontSet;
   /** The request's text values: a line of Han characters takes the regional forms of the value it is part of. */
   values: readonly string[];
@@ -21,10 +28,13 @@ interface PdfInput {
 /** Stroke width of emboldened text (a family without a bold face), in thousandths of the font size. */
 const EMBOLDEN_STROKE = 30;
 /**
- * Content streams are rebuilt for every document, so they get pako's fast level; font subsets get the default
- * level (deflate.ts), where the size matters more: most of a Latin subset is compressed once (StableSubset).
+ * Content streams are rebuilt for every document, so they get a fast level; font subsets get the default level
+ * (deflate.ts), where the size matters more: most of a Latin subset is compressed once (StableSubset). Level 4,
+ * pako's fastest with lazy matching: with the marked-content operators of the tagged PDF, it makes the 50-line
+ * reference invoice's content streams 5% (317 bytes) smaller than level 3, keeping it under 30 KB, for about
+ * 0.05 ms more per render (level 5: 500 bytes fewer again, 0.1 ms more).
  */
-const CONTENT_COMPRESSION_LEVEL = 3;
+const CONTENT_COMPRESSION_LEVEL = 4;
 /** Fill opacity of the preview watermark: legible across the page without hiding what is under it. */
 const WATERMARK_OPACITY = 0.16;
 
@@ -548,10 +558,23 @@ function spanOf(runs: readonly GlyphRun[]): string {
 
 /**
  * One page's content stream. Text runs share one BT … ET and state operators are written only when the font,
- * size or colour changes, which keeps the stream (and its compression) small.
+ * size or colour changes, which keeps the stream (and its compression) small. Everything drawn is in a
+ * marked-content sequence: a text's of its structure element or artifact (texts one after the other of the same
+ * element share one), rules and rectangles a layout artifact's. A sequence never crosses BT or ET.
  */
-function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts): string {
+function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts, tree: StructureTree, page: number): string {
   const out: string[] = [];
+  let marked: Mark | undefined;
+  const mark = (next: Mark) => {
+    if (next === marked) return;
+    if (marked) out.push('EMC');
+    marked = next;
+    out.push(tree.open(next, page));
+  };
+  const endMark = () => {
+    if (marked) out.push('EMC');
+    marked = undefined;
+  };
   const watermarks: Extract<DrawOp, { kind: 'watermark' }>[] = [];
   const flip = (y: number) => size.height - y;
   let inText = false;
@@ -566,17 +589,22 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts)
     out.push(operator);
   };
   const endText = () => {
-    if (inText) out.push('ET');
+    if (!inText) return;
+    endMark();
+    out.push('ET');
     inText = false;
   };
   for (const op of ops) {
     if (op.kind === 'text') {
       if (!inText) {
+        endMark();
         out.push('BT');
         lineX = 0;
         lineY = 0;
       }
       inText = true;
+      mark(op.mark);
+      if (!isArtifact(op.mark)) tree.text(op.mark, op.text);
       setFill(op.color);
       const [x, y] = [Math.round(op.x * 100) / 100, Math.round(flip(op.y) * 100) / 100];
       const { runs, logicalOrder } = fonts.lineOf(op.weight, op.text);
@@ -608,6 +636,7 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts)
       continue;
     }
     endText();
+    if (op.kind === 'rect' || op.kind === 'frame' || op.kind === 'line') mark(LAYOUT);
     switch (op.kind) {
       case 'rect':
         setFill(op.color);
@@ -629,14 +658,16 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts)
     }
   }
   endText();
-  for (const mark of watermarks) out.push(watermarkOf(mark, size, fonts));
+  endMark();
+  for (const watermark of watermarks) out.push(watermarkOf(watermark, size, fonts));
   return out.join('\n');
 }
 
 /**
  * The preview marking across the page, drawn after everything else as one text object. It is real text, but
- * marked as an artifact (not content) and given its own text as ActualText, so that text extraction keeps it
- * whole and after the content instead of sorting its diagonal letters into the lines it crosses.
+ * marked as a watermark artifact (not content; the first page says it once as content at its foot, see
+ * BusinessDocument.finish) and given its own text as ActualText, so that text extraction keeps it whole and
+ * after the content instead of sorting its diagonal letters into the lines it crosses.
  */
 function watermarkOf(op: Extract<DrawOp, { kind: 'watermark' }>, size: PageSize, fonts: DocumentFonts): string {
   const [run] = fonts.lineOf('bold', op.text).runs;
@@ -652,13 +683,16 @@ function watermarkOf(op: Extract<DrawOp, { kind: 'watermark' }>, size: PageSize,
   const y = size.height / 2 - (width / 2) * sin - lift * cos;
   const matrix = [cos, sin, -sin, cos, x, y].map(num).join(' ');
   const actualText = textString(op.text).toString();
-  return `/Artifact BMC /Span << /ActualText ${actualText} >> BDC q /GS1 gs BT ${rgb(op.color, 'rg')} /${use.resource} ${num(op.size)} Tf ${matrix} Tm ${use.show(run!.glyphs, op.size).operators} ET Q EMC EMC`;
+  return `${artifactOperator(PAGINATION, 'Watermark')} /Span << /ActualText ${actualText} >> BDC q /GS1 gs BT ${rgb(op.color, 'rg')} /${use.resource} ${num(op.size)} Tf ${matrix} Tm ${use.show(run!.glyphs, op.size).operators} ET Q EMC EMC`;
 }
 
 /**
  * Writes the pages as a PDF with pdf-lib: fonts subset to the glyphs used, text as Identity-H glyph ids with
  * a ToUnicode map (so it can be searched and copied), links as URI annotations. No dates, ids or counters:
- * the same input gives the same bytes.
+ * the same input gives the same bytes. The PDF is tagged (PDF 32000 14.8): its language, a structure tree in
+ * reading order with every link's annotation in its Link element, and page furniture as artifacts. Objects
+ * other than streams go into one compressed object stream (pdf-file.ts), which keeps the many small structure
+ * elements (one per table cell) from growing the file by more than a few percent.
  */
 export async function writePdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer>> {
   const fonts = new DocumentFonts(input.fonts, input.values);
@@ -677,40 +711,44 @@ export async function writePdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer>
   const doc = await PDFDocument.create({ updateMetadata: false });
   // pdf-lib writes the title as a hex text string (PDFHexString.fromText), as textString does.
   doc.setTitle(input.title, { showInWindowTitleBar: true });
-  const { context } = doc;
+  const { context, catalog } = doc;
+  const tree = new StructureTree(input.structure, input.pages.length);
   const fontRefs = Object.fromEntries(uses.map((use) => [use.resource, embedFont(context, use)]));
   const resources = context.register(context.obj({ Font: fontRefs, ExtGState: { GS1: { Type: 'ExtGState', ca: WATERMARK_OPACITY } } }));
 
-  for (const ops of input.pages) {
+  const pageRefs: PDFRef[] = [];
+  for (const [index, ops] of input.pages.entries()) {
     const page = doc.addPage([input.size.width, input.size.height]);
-    const content = new TextEncoder().encode(contentOf(ops, input.size, fonts));
+    pageRefs.push(page.ref);
+    page.node.set(PDFName.of('StructParents'), context.obj(index));
+    page.node.set(PDFName.of('Tabs'), PDFName.of('S'));
+    const content = new TextEncoder().encode(contentOf(ops, input.size, fonts, tree, index));
     const compressed = deflate(content, CONTENT_COMPRESSION_LEVEL);
     page.node.set(PDFName.of('Contents'), context.register(context.stream(compressed, { Filter: 'FlateDecode' })));
     page.node.set(PDFName.of('Resources'), resources);
-    const links = ops.flatMap((op) =>
-      op.kind === 'link'
-        ? [
-            context.register(
-              context.obj({
-                Type: 'Annot',
-                Subtype: 'Link',
-                Rect: [op.x, input.size.height - op.y - op.height, op.x + op.width, input.size.height - op.y].map((v) => Number(num(v))),
-                Border: [0, 0, 0],
-                A: { Type: 'Action', S: 'URI', URI: uriString(op.url) },
-              }),
-            ),
-          ]
-        : [],
-    );
+    const links = ops.flatMap((op) => {
+      if (op.kind !== 'link') return [];
+      const ref = context.nextRef();
+      context.assign(
+        ref,
+        context.obj({
+          Type: 'Annot',
+          Subtype: 'Link',
+          Rect: [op.x, input.size.height - op.y - op.height, op.x + op.width, input.size.height - op.y].map((v) => Number(num(v))),
+          Border: [0, 0, 0],
+          A: { Type: 'Action', S: 'URI', URI: uriString(op.url) },
+          // What a screen reader says for the link (PDF/UA-1 7.18.5): where it goes.
+          Contents: textString(op.url),
+          StructParent: tree.annotation(op.element, index, ref),
+        }),
+      );
+      return [ref];
+    });
     if (links.length) page.node.set(PDFName.of('Annots'), context.obj(links));
   }
-  // No timer yields while writing (objectsPerTick): a document is written in well under a millisecond, and each
-  // yield of pdf-lib's (a setTimeout, every 50 objects) let the other requests' work run in the middle of it.
-  const saved = await doc.save({
-    useObjectStreams: false,
-    addDefaultPage: false,
-    updateFieldAppearances: false,
-    objectsPerTick: Number.POSITIVE_INFINITY,
-  });
-  return saved as Uint8Array<ArrayBuffer>;
+  catalog.set(PDFName.of('Lang'), languageString(input.language));
+  catalog.set(PDFName.of('MarkInfo'), context.obj({ Marked: true }));
+  const structure = tree.write(context, pageRefs);
+  catalog.set(PDFName.of('StructTreeRoot'), structure.root);
+  return serializePdf(context, structure.objects);
 }

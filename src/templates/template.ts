@@ -125,6 +125,7 @@ interface DocumentToRender {
   readonly digits: number;
   readonly paper: Paper;
   readonly mode: Mode;
+  readonly locale: string;
 }
 
 /** What the renderer is given for a document: its text prepared for layout, its title and footer; a preview marked. */
@@ -135,6 +136,7 @@ export function renderInput(document: DocumentToRender): RenderInput {
   return {
     paper: document.paper,
     preview: document.mode === 'preview',
+    language: document.locale,
     title,
     footer: `${title} · ${template.issuerOf(values)}`,
     values: textValues(values, 'fields'),

@@ -21,14 +21,14 @@ import { fixture } from '../support/requests.ts';
  */
 const TEMPLATE_VERSION = 'invoice@2.2.0';
 const GOLDEN: [file: string, sha256: string][] = [
-  ['arabic.json', '908ba4acc61870a877b508ba2e0572aa2c6b936140e01a01147891330689e9dd'],
-  ['hebrew.json', '8ce7f06bc2939a5735d61f7eb54672d49c290f9aa91e8515ca60f737ce75e130'],
-  ['hindi.json', '40092f8be0c893a1870c128118b5200269a75f9b2f027b1fe552a42daf7d68cc'],
-  ['thai.json', '8a9841c030ffd768d87a770d24b588b7e1d6ad1421e214b8e34fdb20e18d2640'],
-  ['japanese.json', '89c674a5fee0a1fe4614e339916cf2f9b283fe975ba8c882dd236764615c4403'],
-  ['chinese.json', '34df476c709efc4681b9a776baca906847da3db46fb4558bb7ed483c68679815'],
-  ['korean.json', 'e07e14ff445e5152f46e8ba84316c225c38f1a62d5a2079c336b0c8c34df6b61'],
-  ['mixed.json', '58a813771a552157ec9fce0e24acefca789513a5a5f15f29fcae758f3b0b7125'],
+  ['arabic.json', 'f6d7c12bf750b2f4e8f4fd213a94f646acc5024064010b0bee4788f25b36a2e8'],
+  ['hebrew.json', '06abb5f887e260d79936c5f3fcd73877902416de35d95202e84a82338de935dd'],
+  ['hindi.json', '41c8e9d762e1345bc8cbcad35714350e443c8beee315ecbcc935e7e856d0754c'],
+  ['thai.json', '5361a7a8f75e96a8052b2e3ee46869046389b71c13ce4b3807a10ed551ee959b'],
+  ['japanese.json', '491085ccb715c2d45522beb330eaef920e73ac3a7df45ff51d8fe5072342c367'],
+  ['chinese.json', 'cdc70a3df05e1daff0e4cda606bb46b701100650960cb7c15678dc5660d49621'],
+  ['korean.json', '13168c2fe8fe62db87b882b534f407f8e648698fb5a8b8ed1c38c54e8c4b5b19'],
+  ['mixed.json', '4fc162e48509307969b6f91448355590e7ff6a8f78d21a7f8f88f8c47c0c8b3a'],
 ];
 /** Issue 16's target for each of these PDFs. */
 const MAX_BYTES = 60_000;

@@ -1,3 +1,4 @@
+import pako from 'pako';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/json/parse.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
@@ -21,9 +22,15 @@ import { POOLS, REFERENCES, RUNS, SCRIPT_INVOICES, type Summary, timeRuns, WARMU
 const fonts = loadFonts(readFontFiles());
 const parse = (text: string) => renderInput(parseDocumentRequest(parseJson(text)));
 
-/** The subset names of a PDF's fonts, `TAG+PostScriptName`, each once; the tag is a hash of the subset's glyphs. */
+/**
+ * The subset names of a PDF's fonts, `TAG+PostScriptName`, each once; the tag is a hash of the subset's glyphs. The
+ * font dictionaries are in the PDF's one object stream (src/render/pdf-file.ts).
+ */
 function subsetNames(pdf: Uint8Array): string[] {
-  const names = new TextDecoder('latin1').decode(pdf).matchAll(/\/BaseFont \/([A-Z]{6}\+[\w-]+)/g);
+  const file = new TextDecoder('latin1').decode(pdf);
+  const start = file.indexOf('stream\n', file.indexOf('/Type /ObjStm')) + 'stream\n'.length;
+  const objects = new TextDecoder('latin1').decode(pako.inflate(pdf.subarray(start, file.indexOf('\nendstream', start))));
+  const names = objects.matchAll(/\/BaseFont \/([A-Z]{6}\+[\w-]+)/g);
   return [...new Set([...names].map((match) => match[1]!))];
 }
 

@@ -17,7 +17,7 @@ function sample(length: number, seed: number): Uint8Array {
 describe('deflate with a kept state (issue 19)', () => {
   it('gives the bytes pako.deflate gives, call after call, at each level, whatever the call before compressed', () => {
     const inputs = [sample(70_000, 1), sample(0, 2), sample(300, 3), sample(40_000, 4), sample(300, 3)];
-    for (const level of [3, 6] as const) {
+    for (const level of [1, 4, 5, 6] as const) {
       for (const input of inputs) expect(deflate(input, level)).toEqual(pako.deflate(input, { level }));
     }
   });

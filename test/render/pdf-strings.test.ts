@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PAPER_SIZES } from '../../src/render/document.ts';
 import { writePdf } from '../../src/render/pdf-writer.ts';
+import { StructureElement } from '../../src/render/structure.ts';
 import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, type TestApp, testFonts } from '../support/app.ts';
 import { pdfObjects, qpdfCheck, readPdf } from '../support/pdf.ts';
@@ -28,7 +29,8 @@ function dictionaries(objects: Record<string, unknown>): Record<string, unknown>
 function expectOnlyUriActions(bytes: Uint8Array, target: string) {
   const all = dictionaries(pdfObjects(bytes));
   expect(all.filter((dict) => '/JS' in dict || '/JavaScript' in dict)).toEqual([]);
-  const actions = all.filter((dict) => '/S' in dict);
+  // A structure element has an /S too (its type), and a parent /P, which an action never has.
+  const actions = all.filter((dict) => '/S' in dict && !('/P' in dict));
   expect(actions.length).toBeGreaterThan(0);
   for (const action of actions) expect(action).toEqual({ '/Type': '/Action', '/S': '/URI', '/URI': `u:${target}` });
 }
@@ -72,10 +74,14 @@ describe('strings in PDF objects are data, never syntax (issue 12 item 2)', () =
     const url = `https://pay.example.com/${hostile}`;
     /** A link target is ASCII: anything else is percent-encoded as UTF-8 (RFC 3987 3.1). */
     const target = url.replace('ü€', '%C3%BC%E2%82%AC');
+    const structure = new StructureElement('Document');
+    const link = structure.add('P').add('Link');
     const bytes = await writePdf({
       size: PAPER_SIZES.a4,
-      pages: [[{ kind: 'link', x: 50, y: 50, width: 100, height: 12, url }]],
+      pages: [[{ kind: 'link', x: 50, y: 50, width: 100, height: 12, url, element: link }]],
       title: hostile,
+      language: 'en',
+      structure,
       fonts: testFonts(),
       values: [],
     });

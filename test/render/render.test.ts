@@ -20,11 +20,11 @@ const FIXTURES: Record<string, () => unknown> = {
   'receipt@1.2.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
 };
 const GOLDEN: Record<string, string> = {
-  'invoice@2.2.0 reference 3 lines': '9e6ba6044fef14a304ce9c066e51c954bbcf94479249497cab908b7592cdbd11',
-  'invoice@2.2.0 reference 50 lines': '8801517d816d111636fff78e184e7453a02c8bba56455ff939aee11a5aa9cb22',
-  'invoice@2.2.0 example letter preview': '6ff850d7be0c60040a9e21dac916bee7177ddb4de84fe1291c3063078d3ef846',
-  'quote@1.2.0 example': '1c21fca9fbbacf9a7c6a37db55450df5b590fbf9e1a06788d907331cbbde41e2',
-  'receipt@1.2.0 example': '06110a7c058cb972e1da63daea50912be67d9b9e86f88f05d9b282b5f919b97d',
+  'invoice@2.2.0 reference 3 lines': '76b750f0dcaaea4fde7eb9cdf55eaebdc71d58b39c9ba465f84aa6a89ba04f7c',
+  'invoice@2.2.0 reference 50 lines': '413b93b0ddb3457f55acc42effe278bc7e9ed72c63a7e85726a0291c8da6935d',
+  'invoice@2.2.0 example letter preview': '25c4ec7cd039fe61d13d9ab4df6532524fb2541cafb4ae772007374b09746294',
+  'quote@1.2.0 example': '01a69bf8b7b80281075af392bd732a468e607be8f449305c78967de7f4004ba4',
+  'receipt@1.2.0 example': '8c394b55f78ab94cc121f71253cbb34abed63e585c08ab51e23bb6b7036e1480',
 };
 
 describe('deterministic bytes (spec 9.7)', () => {

@@ -5,6 +5,7 @@ import { Flow } from '../../src/render/flow.ts';
 import { FALLBACK_FACES } from '../../src/render/font-coverage.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
+import { StructureElement } from '../../src/render/structure.ts';
 import { cjkLanguageOf, cjkLanguageOfLine, type SetLine } from '../../src/render/typeset.ts';
 import { wrapText } from '../../src/render/wrap.ts';
 import { testFonts } from '../support/app.ts';
@@ -192,7 +193,7 @@ describe('where a paragraph starts in its box', () => {
   const style = { weight: 'regular', size: 9, color: [0, 0, 0] } as const;
   const linesOf = (text: string) => {
     const flow = new Flow(PAPER_SIZES.a4, fonts, { top: 50, right: 50, bottom: 64, left: 50 });
-    flow.paragraph(text, style, 150);
+    flow.paragraph(text, style, new StructureElement('P'), 150);
     return flow.page.ops.flatMap((op) => (op.kind === 'text' ? [op] : []));
   };
 

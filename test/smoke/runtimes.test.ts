@@ -7,7 +7,7 @@ import { fixtureText } from '../support/requests.ts';
 const running: Record<string, { server: RunningServer; key: string }> = {};
 const REFERENCE = fixtureText('reference-invoice.json');
 /** The golden of test/render for this request (invoice 2.2.0, 3 lines). */
-const REFERENCE_SHA = '9e6ba6044fef14a304ce9c066e51c954bbcf94479249497cab908b7592cdbd11';
+const REFERENCE_SHA = '76b750f0dcaaea4fde7eb9cdf55eaebdc71d58b39c9ba465f84aa6a89ba04f7c';
 
 async function libsqlServer(start: typeof startBun) {
   const { url, client, key } = await seedDatabaseFile({ plan: 'free', credits: 5 });

@@ -100,3 +100,58 @@ export function qdf(bytes: Uint8Array): string {
     execFileSync('qpdf', ['--qdf', '--object-streams=disable', file, '-'], { encoding: 'latin1', maxBuffer: 64 << 20 }),
   );
 }
+
+/** A structure element as poppler reads the structure tree: its type, attributes, text and children in order. */
+export interface StructureNode {
+  role: string;
+  attributes: string[];
+  /** The text of its own marked content, and `Object n g` for an annotation (OBJR) it holds. */
+  content: string[];
+  children: StructureNode[];
+}
+
+/** The structure tree (`pdfinfo -struct-text`, poppler), parsed from its indented listing. */
+export function structureTree(bytes: Uint8Array): StructureNode {
+  const listing = withFile(bytes, (file) => execFileSync('pdfinfo', ['-struct-text', file], { encoding: 'utf8' }));
+  const root: StructureNode = { role: 'Root', attributes: [], content: [], children: [] };
+  const open: StructureNode[] = [root];
+  for (const line of listing.split('\n')) {
+    const item = line.trim();
+    if (!item) continue;
+    const depth = (line.length - line.trimStart().length) / 2;
+    if (item.startsWith('"')) open[depth]!.content.push(item.slice(1, -1));
+    else if (item.startsWith('Object ')) open[depth]!.content.push(item);
+    else if (item.startsWith('/')) open[open.length - 1]!.attributes.push(item);
+    else {
+      const node: StructureNode = { role: item.replace(/[:\s].*$/, ''), attributes: [], content: [], children: [] };
+      open.length = depth + 1;
+      open[depth]!.children.push(node);
+      open.push(node);
+    }
+  }
+  return root.children[0]!;
+}
+
+/** All the text of an element and its descendants, in reading order. */
+export function structureText(node: StructureNode): string {
+  return [...node.content.filter((text) => !text.startsWith('Object ')), ...node.children.map(structureText)].join(' ');
+}
+
+/** A node of pdf.js's structure tree of one page (`page.getStructTree()`): an element, or content it holds. */
+export interface PdfJsStructureNode {
+  role?: string;
+  lang?: string;
+  type?: string;
+  children?: PdfJsStructureNode[];
+}
+
+/** The structure tree of a page as pdf.js reads it: what Firefox hands to a screen reader. */
+export async function pdfJsStructureTree(bytes: Uint8Array, pageNumber: number): Promise<PdfJsStructureNode> {
+  const task = getDocument({ data: Uint8Array.from(bytes), useSystemFonts: false, verbosity: 0 });
+  try {
+    const page = await (await task.promise).getPage(pageNumber);
+    return (await page.getStructTree()) as PdfJsStructureNode;
+  } finally {
+    await task.destroy();
+  }
+}

@@ -66,7 +66,7 @@ describe('a template declared with defineTemplate', () => {
     expect(read.totals.total?.toFixed(2)).toBe('12.50');
 
     const pdf = await readPdf(
-      await renderPdf(renderInput({ template: note, ...read, paper: 'a4', mode: 'final' }), loadFonts(readFontFiles())),
+      await renderPdf(renderInput({ template: note, ...read, paper: 'a4', mode: 'final', locale: 'en' }), loadFonts(readFontFiles())),
     );
     expect(pdf.title).toBe('Delivery note DN-7');
     expect(pdf.text).toContain('DELIVERY NOTE');
