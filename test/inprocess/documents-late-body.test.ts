@@ -54,7 +54,7 @@ describe('POST /api/v1/documents with a body that is slow to arrive', () => {
       expect(result.status, await result.clone().text()).toBe(201);
       expect(result.headers.get('Svc-Credit-Used')).toBe('true');
       // One more than on time; with rate limits off a key's first use writes last_used_at in a round trip of its own.
-    expect(made).toBe(rateLimitsEnabled ? 3 : 4);
+      expect(made).toBe(rateLimitsEnabled ? 3 : 4);
       expect(await ledger(app, caller)).toMatchObject({ credits: 0, documents: 1 });
 
       const replayed = await app.fetch(post(caller.headers, bodySent(JSON.stringify(finalInvoice()), 1_500), 'late-1'));
