@@ -12,7 +12,7 @@ export const IDEMPOTENCY_KEY_TEXT = /^[\x21-\x7e]+$/;
 export function readIdempotencyKey(raw: string | null): string | undefined {
   if (raw === null) return undefined;
   const value = raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1) : raw;
-  if (value.length < 1 || value.length > LIMITS.idempotencyKeyChars || !IDEMPOTENCY_KEY_TEXT.test(value)) {
+  if (value.length > LIMITS.idempotencyKeyChars || !IDEMPOTENCY_KEY_TEXT.test(value)) {
     throw new ApiError('invalid_request', {
       detail: 'invalid_idempotency_key',
       field: HEADERS.idempotencyKey,

@@ -34,8 +34,7 @@ export async function countRequest(buckets: readonly Bucket[], deps: LimiterDeps
   try {
     admission = await admit(deps.db, buckets, now);
   } catch (error) {
-    if (error instanceof LimiterUnavailable) throw limiterDown(request.requestId, error);
-    throw error;
+    throw limiterDown(request.requestId, error);
   }
   reportAdmission(admission, now, request);
 }

@@ -210,6 +210,22 @@ describe('a busy database around the commit (503 service_busy: nothing recorded,
     expect(Number(response.headers.get('Retry-After'))).toBeGreaterThan(0);
     expect(await ledger(app, caller)).toMatchObject({ credits: 0, documents: 1 });
   });
+
+  it('the key read failing for a reason other than the database: 500 commit_status_unknown, not a busy answer', async () => {
+    // Only a database that refused the work says for certain that nothing was done; any other failure is answered
+    // as an unconfirmed outcome, which the client resolves by sending the same key again.
+    beforeNextCommit = async () => {
+      await makeDocument(app, caller, finalInvoice({ notes: 'the other final' }));
+      beforeNextKeyRead = async () => {
+        throw new TypeError('not a database failure');
+      };
+    };
+    const response = await makeDocument(app, caller, finalInvoice(), { key: 'order-1' });
+    const body = await expectError(response, 500, 'commit_status_unknown');
+    expect(body.credit_used).toBeNull();
+    expect(response.headers.get('Retry-After')).toBeNull();
+    expect(await ledger(app, caller)).toMatchObject({ credits: 0, documents: 1 });
+  });
 });
 
 /**

@@ -1,7 +1,7 @@
 import { and, eq, like } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { PLAN_NAMES, PLANS } from '../../src/accounts/plans.ts';
-import { rateLimitWindows } from '../../src/db/schema.ts';
+import { accounts, rateLimitWindows } from '../../src/db/schema.ts';
 import { addKey, type Caller, seedCaller } from '../support/accounts.ts';
 import { BASE, createTestApp, type TestApp, withLimiterDown } from '../support/app.ts';
 import { expectRefusal, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
@@ -280,5 +280,15 @@ describe('the account route reports the limits the limiter enforces', () => {
         ),
       );
     expect(row!.count).toBe(limits.final_per_minute_key);
+  });
+
+  it('an account whose stored plan is no longer in the code is limited as free', async () => {
+    const who = await seedCaller(app, { plan: 'pro', credits: 1_000 });
+    await app.db.update(accounts).set({ plan: 'retired-2019' }).where(eq(accounts.id, who.account.id));
+    expect((await (await account(who)).json()).limits.final_per_minute_key).toBe(PLANS.free.limits.finalPerMinuteKey);
+    app.clock.current = MINUTE_START;
+    await seedWindow(`final:key:${who.keyId}`, 60_000, PLANS.free.limits.finalPerMinuteKey - 1);
+    expect((await makeDocument(app, who, finalInvoice())).status).toBe(201);
+    await expectRefusal(await makeDocument(app, who, finalInvoice()), 429, 'rate_limited', 'final_key_limit');
   });
 });
