@@ -1,15 +1,17 @@
 import { type PDFContext, PDFDocument, PDFHexString, PDFName, type PDFRef } from 'pdf-lib';
+import { concatBytes } from '../bytes.ts';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
-import { DEFAULT_LEVEL, deflate, deflatePiece, storedPiece, zlibOfPieces } from './deflate.ts';
+import { DEFAULT_LEVEL, deflate, deflatePiece, storedPiece } from './deflate.ts';
 import { UndrawableText } from './errors.ts';
 import type { EmbeddableFace, FontFace, FontWeight } from './faces.ts';
 import { FALLBACK_FACES } from './font-coverage.ts';
 import type { FontSet } from './fonts.ts';
+import { LiteralCode, partOf, type ZlibPart, zlibOfParts } from './literal-deflate.ts';
 import { serializePdf } from './pdf-file.ts';
 import type { ShapedGlyph } from './shaping.ts';
 import { isArtifact, type Mark, PAGINATION, type StructureElement } from './structure.ts';
 import { artifactOperator, LAYOUT, languageString, StructureTree } from './structure-tree.ts';
-import { closeGlyphSet, glyphDataLength, SUBSET_GLYPH_DATA_OFFSET, subsetTrueType } from './truetype.ts';
+import { closeGlyphSet, glyphDataLength, type KnownGlyphData, type SubsetFile, subsetTrueType, tableChecksum } from './truetype.ts';
 import { cjkLanguageOfLine, type GlyphRun, type SetLine } from './typeset.ts';
 
 interface PdfInput {
@@ -273,16 +275,27 @@ interface StableSubset {
   readonly members: ReadonlySet<number>;
   /** Glyph → the character it shows, for the glyphs of the characters. */
   readonly texts: ReadonlyMap<number, string>;
-  /** The glyph data of `glyphs` (the start of the subset's glyf table), its length and its compressed piece. */
-  readonly glyphDataLength: number;
-  readonly glyphData: Uint8Array;
-  /** The ToUnicode map up to its last entry of a stable glyph, and its compressed piece. */
-  readonly toUnicodeHead: Uint8Array;
-  readonly toUnicodeHeadPiece: Uint8Array;
+  /** The glyph data of `glyphs` (the start of the subset's glyf table): its length and checksum, and compressed. */
+  readonly glyphData: KnownGlyphData;
+  readonly glyphDataPart: ZlibPart;
+  /** The ToUnicode map up to its last entry of a stable glyph, compressed. */
+  readonly toUnicodeHead: ZlibPart;
+  /** Codes for what a document adds: the rest of its font file (other glyphs, metrics), the rest of its ToUnicode map. */
+  readonly fontFileCode: LiteralCode;
+  readonly toUnicodeCode: LiteralCode;
 }
 
+/**
+ * Printable ASCII that business text seldom has (markup, code and math signs): left out of the stable subset, where
+ * each glyph would cost every document some 40 bytes per face; a document that draws one embeds it as one of its
+ * own glyphs.
+ */
+const RARE_ASCII = '<=>[\\]^_`{|}~';
+
 const STABLE_CHARACTERS = [
-  ...Array.from({ length: 0x7f - 0x20 }, (_, index) => 0x20 + index),
+  ...[...Array.from({ length: 0x7f - 0x20 }, (_, index) => String.fromCharCode(0x20 + index))]
+    .filter((char) => !RARE_ASCII.includes(char))
+    .map((char) => char.charCodeAt(0)),
   // What the templates print themselves: the footer's and the preview marking's middle dot, the times sign of
   // quantities, the minus sign of negative amounts, the dash of ranges.
   ...[0xb7, 0xd7, 0x2212, 0x2013],
@@ -304,56 +317,39 @@ function stableSubsetOf(face: FontFace): StableSubset {
   const index = new Map(glyphs.map((gid, id) => [gid, id]));
   const entries = [...texts].map(([gid, text]) => toUnicodeEntry(index.get(gid)!, text)).sort();
   const toUnicodeHead = new TextEncoder().encode(CMAP_HEAD + bfcharBlocks(entries));
+  const glyphData = subset.rest.subarray(0, dataLength);
   const stable: StableSubset = {
     glyphs,
     members: new Set(glyphs),
     texts,
-    glyphDataLength: dataLength,
-    glyphData: deflatePiece(subset.subarray(SUBSET_GLYPH_DATA_OFFSET, SUBSET_GLYPH_DATA_OFFSET + dataLength)),
-    toUnicodeHead,
-    toUnicodeHeadPiece: deflatePiece(toUnicodeHead),
+    glyphData: { glyphs: glyphs.length, length: dataLength, checksum: tableChecksum(glyphData) },
+    glyphDataPart: partOf(glyphData, deflatePiece(glyphData)),
+    toUnicodeHead: partOf(toUnicodeHead, deflatePiece(toUnicodeHead)),
+    // Coded for the bytes of the whole face (glyph data, metrics), every byte value given a code.
+    fontFileCode: new LiteralCode(face.file.bytes, true),
+    // Coded for the characters a ToUnicode map is written with (every hex digit among them), and no others.
+    toUnicodeCode: new LiteralCode(new TextEncoder().encode(`0123456789ABCDEF${bfcharBlocks(entries)}${CMAP_TAIL}`), false),
   };
   stableSubsets.set(face, stable);
   return stable;
 }
 
 /**
- * The level of what a document with a stable subset compresses of its own (its other glyphs, its metrics, its
- * other ToUnicode entries): pako's fastest, 0.15 ms faster per document than the default for the reference
- * invoice's Greek and Cyrillic glyphs, for 40 bytes more.
- */
-const OWN_PIECE_LEVEL = 1;
-
-/**
  * A subset font file compressed: with a stable subset, its glyph data compressed once, the directory (which
- * would not compress) stored, and the rest (the document's other glyphs and the metrics) compressed.
+ * would not compress) stored, and the rest (the document's other glyphs and the metrics) as literals
+ * (literal-deflate.ts).
  */
-function compressFontFile(fontFile: Uint8Array, stable: StableSubset | undefined): Uint8Array {
-  if (!stable) return deflate(fontFile);
-  const end = SUBSET_GLYPH_DATA_OFFSET + stable.glyphDataLength;
-  const pieces = [
-    storedPiece(fontFile.subarray(0, SUBSET_GLYPH_DATA_OFFSET)),
-    stable.glyphData,
-    deflatePiece(fontFile.subarray(end), OWN_PIECE_LEVEL),
-  ];
-  return zlibOfPieces(pieces, fontFile);
+function compressFontFile({ directory, rest }: SubsetFile, stable: StableSubset | undefined): Uint8Array {
+  if (!stable) return deflate(concatBytes([directory, rest]));
+  return zlibOfParts([partOf(directory, storedPiece(directory)), stable.glyphDataPart, partOf(rest, stable.fontFileCode.piece(rest))]);
 }
 
 /** The ToUnicode CMap of a font, compressed; with a stable subset, its entries compressed once. */
 function compressedToUnicode(use: FontUse): Uint8Array {
-  const rest = new TextEncoder().encode(`${bfcharBlocks(use.toUnicode())}${CMAP_TAIL}`);
   const { stable } = use;
-  if (!stable) {
-    const head = new TextEncoder().encode(CMAP_HEAD);
-    const whole = new Uint8Array(head.length + rest.length);
-    whole.set(head);
-    whole.set(rest, head.length);
-    return deflate(whole, DEFAULT_LEVEL);
-  }
-  const whole = new Uint8Array(stable.toUnicodeHead.length + rest.length);
-  whole.set(stable.toUnicodeHead);
-  whole.set(rest, stable.toUnicodeHead.length);
-  return zlibOfPieces([stable.toUnicodeHeadPiece, deflatePiece(rest, OWN_PIECE_LEVEL)], whole);
+  if (!stable) return deflate(new TextEncoder().encode(`${CMAP_HEAD}${bfcharBlocks(use.toUnicode())}${CMAP_TAIL}`), DEFAULT_LEVEL);
+  const rest = new TextEncoder().encode(`${bfcharBlocks(use.toUnicode())}${CMAP_TAIL}`);
+  return zlibOfParts([stable.toUnicodeHead, partOf(rest, stable.toUnicodeCode.piece(rest))]);
 }
 
 /** What embedding a font subset costs to compute: the same for the same glyphs, so kept for reuse. */
@@ -384,7 +380,7 @@ function subsetFor(use: FontUse): EmbeddedSubset {
     return cached;
   }
   const { file } = use.face;
-  const fontFile = subsetTrueType(file, use.glyphs);
+  const fontFile = subsetTrueType(file, use.glyphs, use.stable?.glyphData);
   const subset = {
     name: `${use.tag()}+${use.face.postscriptName}`,
     fontFile: compressFontFile(fontFile, use.stable),
