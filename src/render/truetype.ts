@@ -146,6 +146,22 @@ export function glyphDataLength(font: TrueTypeFile, glyphs: readonly number[]): 
   return glyphs.reduce((sum, gid) => sum + pad4(font.glyphOffsets[gid + 1]! - font.glyphOffsets[gid]!), 0);
 }
 
+const newIdArrays = new WeakMap<TrueTypeFile, Uint16Array>();
+
+/**
+ * An array of a glyph id per glyph of the font, kept per font for subsetTrueType to write the new ids of a subset's
+ * glyphs into; entries of other glyphs are left from earlier subsets, and never read (a subset holds the components
+ * of its glyphs). Subsetting is synchronous, so no two subsets share it at once.
+ */
+function newIdsOf(font: TrueTypeFile): Uint16Array {
+  let ids = newIdArrays.get(font);
+  if (!ids) {
+    ids = new Uint16Array(font.numGlyphs);
+    newIdArrays.set(font, ids);
+  }
+  return ids;
+}
+
 /**
  * The glyph data a subset starts with when it is the same in many subsets (pdf-writer.ts StableSubset), written
  * and checksummed once: how many glyphs it holds, its length (a multiple of 4) and its checksum.
@@ -177,7 +193,8 @@ export const tableChecksum = (bytes: Uint8Array) => checksum(bytes, 0, bytes.len
  * the first `known.glyphs` glyphs is left out (written once by the caller) and only its checksum is read.
  */
 export function subsetTrueType(font: TrueTypeFile, glyphs: readonly number[], known: KnownGlyphData = NO_KNOWN_GLYPH_DATA): SubsetFile {
-  const newId = new Map(glyphs.map((gid, index) => [gid, index]));
+  const newIds = newIdsOf(font);
+  for (let index = 0; index < glyphs.length; index++) newIds[glyphs[index]!] = index;
   const glyfBase = table(font.tables, 'glyf').offset;
 
   const copy = (tag: string) => {
@@ -211,7 +228,7 @@ export function subsetTrueType(font: TrueTypeFile, glyphs: readonly number[], kn
     if (index >= known.glyphs) {
       const at = offset - known.length;
       glyf.set(font.bytes.subarray(start, end), at);
-      forEachComponent(font, gid, (component) => glyfView.setUint16(at + component - start, newId.get(font.view.getUint16(component))!));
+      forEachComponent(font, gid, (component) => glyfView.setUint16(at + component - start, newIds[font.view.getUint16(component)]!));
     }
     hmtxView.setUint16(index * 4, font.advances[gid]!);
     hmtxView.setInt16(index * 4 + 2, font.leftBearings[gid]!);
