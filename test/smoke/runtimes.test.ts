@@ -6,8 +6,8 @@ import { fixtureText } from '../support/requests.ts';
 
 const running: Record<string, { server: RunningServer; key: string }> = {};
 const REFERENCE = fixtureText('reference-invoice.json');
-/** The golden of test/render for this request (invoice 2.2.0, 3 lines). */
-const REFERENCE_SHA = '76b750f0dcaaea4fde7eb9cdf55eaebdc71d58b39c9ba465f84aa6a89ba04f7c';
+/** The golden of test/render for this request (invoice 2.3.0, 3 lines). */
+const REFERENCE_SHA = 'a73afab1be1e6d870fcc652246210204814dd6086ab8aac16d7975bb078d22a3';
 
 async function libsqlServer(start: typeof startBun) {
   const { url, client, key } = await seedDatabaseFile({ plan: 'free', credits: 5 });
