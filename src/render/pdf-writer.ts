@@ -51,12 +51,6 @@ const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).toU
 const hex4 = (value: number) => HEX_BYTES[value >> 8]! + HEX_BYTES[value & 0xff]!;
 /** A glyph's width as the font's /W array gives it, in thousandths of the font size: what a viewer moves the pen by. */
 const widthOf = (file: EmbeddableFace['file'], gid: number) => Math.round(file.advances[gid]! * (1000 / file.unitsPerEm));
-/** A text as UTF-16BE hex, as a ToUnicode map writes it. */
-const utf16Hex = (text: string) => {
-  let hex = '';
-  for (let i = 0; i < text.length; i++) hex += hex4(text.charCodeAt(i));
-  return hex;
-};
 
 /** What a glyph that shows no text of its own maps to: U+2060 WORD JOINER (see FontUse.toUnicode). */
 const SHOWS_NOTHING = '\u2060';
@@ -172,10 +166,10 @@ class FontUse {
    * reads the cluster's /ActualText instead. The stable subset's glyphs showing their characters are not here:
    * their entries are the stable subset's.
    */
-  toUnicode(): string[] {
-    const entries = [...this.used].map(([gid, text]) => toUnicodeEntry(this.newIds[gid]!, text));
-    for (const [gid, text] of this.copyOrder) entries.push(toUnicodeEntry(this.copies.get(`${gid} ${text}`)!, text));
-    return entries.sort();
+  toUnicode(): ToUnicodeEntry[] {
+    const entries = [...this.used].map(([gid, text]): ToUnicodeEntry => [this.newIds[gid]!, text]);
+    for (const [gid, text] of this.copyOrder) entries.push([this.copies.get(`${gid} ${text}`)!, text]);
+    return entries.sort((a, b) => a[0] - b[0]);
   }
 
   /** What identifies the subset: the font and every glyph with the text it shows. */
@@ -243,21 +237,58 @@ class FontUse {
   }
 }
 
-const toUnicodeEntry = (id: number, text: string) => `<${hex4(id)}> <${utf16Hex(text === '' ? SHOWS_NOTHING : text)}>`;
+/** A subset glyph id and the text it shows. */
+type ToUnicodeEntry = readonly [id: number, text: string];
 
-const CMAP_HEAD =
+const ASCII = new TextEncoder();
+const CMAP_HEAD = ASCII.encode(
   '/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n' +
-  '/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n';
-const CMAP_TAIL = 'endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend';
+    '/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n',
+);
+const CMAP_TAIL = ASCII.encode('endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend');
 
-/** ToUnicode entries as bfchar blocks of at most 100 entries (PDF 32000 9.10.3), each ending in a line break. */
-function bfcharBlocks(entries: readonly string[]): string {
-  let blocks = '';
-  for (let i = 0; i < entries.length; i += 100) {
-    const block = entries.slice(i, i + 100);
-    blocks += `${block.length} beginbfchar\n${block.join('\n')}\nendbfchar\n`;
+const HEX_DIGITS = ASCII.encode('0123456789ABCDEF');
+const BEGIN_BFCHAR = ASCII.encode(' beginbfchar\n');
+const END_BFCHAR = ASCII.encode('endbfchar\n');
+
+/**
+ * ToUnicode entries (sorted by id) as bfchar blocks of at most 100 entries (PDF 32000 9.10.3), each ending in a
+ * line break, then `tail`: `<0041> <0041>` per entry, UTF-16BE hex, written as bytes (a document's entries are
+ * written per document, and strings were most of that).
+ */
+function bfcharBlocks(entries: readonly ToUnicodeEntry[], tail: Uint8Array = new Uint8Array(0)): Uint8Array {
+  let size = tail.length + Math.ceil(entries.length / 100) * (3 + BEGIN_BFCHAR.length + END_BFCHAR.length);
+  for (const [, text] of entries) size += 10 + 4 * Math.max(1, text.length);
+  const out = new Uint8Array(size);
+  let at = 0;
+  const hex4Bytes = (value: number) => {
+    out[at++] = HEX_DIGITS[(value >> 12) & 15]!;
+    out[at++] = HEX_DIGITS[(value >> 8) & 15]!;
+    out[at++] = HEX_DIGITS[(value >> 4) & 15]!;
+    out[at++] = HEX_DIGITS[value & 15]!;
+  };
+  for (let start = 0; start < entries.length; start += 100) {
+    const end = Math.min(entries.length, start + 100);
+    for (const digit of String(end - start)) out[at++] = digit.charCodeAt(0);
+    out.set(BEGIN_BFCHAR, at);
+    at += BEGIN_BFCHAR.length;
+    for (let index = start; index < end; index++) {
+      const [id, text] = entries[index]!;
+      const shown = text === '' ? SHOWS_NOTHING : text;
+      out[at++] = 0x3c; // <
+      hex4Bytes(id);
+      out[at++] = 0x3e; // >
+      out[at++] = 0x20;
+      out[at++] = 0x3c;
+      for (let i = 0; i < shown.length; i++) hex4Bytes(shown.charCodeAt(i));
+      out[at++] = 0x3e;
+      out[at++] = 0x0a; // line feed
+    }
+    out.set(END_BFCHAR, at);
+    at += END_BFCHAR.length;
   }
-  return blocks;
+  out.set(tail, at);
+  return out.subarray(0, at + tail.length);
 }
 
 /**
@@ -315,8 +346,8 @@ function stableSubsetOf(face: FontFace): StableSubset {
   const subset = subsetTrueType(face.file, glyphs);
   const dataLength = glyphDataLength(face.file, glyphs);
   const index = new Map(glyphs.map((gid, id) => [gid, id]));
-  const entries = [...texts].map(([gid, text]) => toUnicodeEntry(index.get(gid)!, text)).sort();
-  const toUnicodeHead = new TextEncoder().encode(CMAP_HEAD + bfcharBlocks(entries));
+  const entries = [...texts].map(([gid, text]): ToUnicodeEntry => [index.get(gid)!, text]).sort((a, b) => a[0] - b[0]);
+  const toUnicodeHead = concatBytes([CMAP_HEAD, bfcharBlocks(entries)]);
   const glyphData = subset.rest.subarray(0, dataLength);
   const stable: StableSubset = {
     glyphs,
@@ -328,7 +359,7 @@ function stableSubsetOf(face: FontFace): StableSubset {
     // Coded for the bytes of the whole face (glyph data, metrics), every byte value given a code.
     fontFileCode: new LiteralCode(face.file.bytes, true),
     // Coded for the characters a ToUnicode map is written with (every hex digit among them), and no others.
-    toUnicodeCode: new LiteralCode(new TextEncoder().encode(`0123456789ABCDEF${bfcharBlocks(entries)}${CMAP_TAIL}`), false),
+    toUnicodeCode: new LiteralCode(concatBytes([HEX_DIGITS, bfcharBlocks(entries, CMAP_TAIL)]), false),
   };
   stableSubsets.set(face, stable);
   return stable;
@@ -347,8 +378,8 @@ function compressFontFile({ directory, rest }: SubsetFile, stable: StableSubset 
 /** The ToUnicode CMap of a font, compressed; with a stable subset, its entries compressed once. */
 function compressedToUnicode(use: FontUse): Uint8Array {
   const { stable } = use;
-  if (!stable) return deflate(new TextEncoder().encode(`${CMAP_HEAD}${bfcharBlocks(use.toUnicode())}${CMAP_TAIL}`), DEFAULT_LEVEL);
-  const rest = new TextEncoder().encode(`${bfcharBlocks(use.toUnicode())}${CMAP_TAIL}`);
+  if (!stable) return deflate(concatBytes([CMAP_HEAD, bfcharBlocks(use.toUnicode(), CMAP_TAIL)]), DEFAULT_LEVEL);
+  const rest = bfcharBlocks(use.toUnicode(), CMAP_TAIL);
   return zlibOfParts([stable.toUnicodeHead, partOf(rest, stable.toUnicodeCode.piece(rest))]);
 }
 
