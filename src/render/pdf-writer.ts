@@ -292,14 +292,14 @@ function bfcharBlocks(entries: readonly ToUnicodeEntry[], tail: Uint8Array = new
 }
 
 /**
- * The glyphs every subset of a Latin face starts with, numbered 0… in every document: those of printable ASCII,
- * which nearly every document draws most of, and of the few other characters the templates print, with the
- * components they are built from. Their glyph data and their ToUnicode
- * entries are compressed once per process (deflatePiece) and copied into each document's streams, where only the
- * rest (the other glyphs of the document, the metrics and the directory) is compressed per document: a subset of
- * new glyphs costs about what a cached one does. A subset holds these glyphs whether the document draws them or
- * not: 6 KB more PDF for the reference invoices (18 KB → 25 KB for 3 lines) against 0.2 to 0.5 ms of compressing
- * per document.
+ * The glyphs every subset of a Latin face starts with, numbered 0… in every document: those of printable ASCII
+ * (but for RARE_ASCII), which nearly every document draws most of, and of the few other characters the templates
+ * print, with the components they are built from. Their glyph data and their ToUnicode entries are compressed once
+ * per process (deflatePiece) and copied into each document's streams; the rest (the other glyphs of the document,
+ * the metrics, the directory, the other ToUnicode entries) is coded per document as literals (literal-deflate.ts),
+ * which looks for no repeats: a subset of new glyphs costs about what a cached one does. A subset holds these
+ * glyphs whether the document draws them or not: some 5 KB more PDF for the reference invoices, against 0.2 to
+ * 0.5 ms of compressing per document.
  */
 interface StableSubset {
   readonly glyphs: readonly number[];
