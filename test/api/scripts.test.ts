@@ -21,14 +21,14 @@ import { fixture } from '../support/requests.ts';
  */
 const TEMPLATE_VERSION = 'invoice@2.3.0';
 const GOLDEN: [file: string, sha256: string][] = [
-  ['arabic.json', '1767321ea2160f3d6dbf4ced93ca8ad7706766d6ebaabf1bd3ff53aba13ee9bb'],
-  ['hebrew.json', '458a7c9318b88637a69b209ca0c73f74b400fa9296ddc83969cd6d29f25dee2c'],
-  ['hindi.json', '3d6270bba8de9f72e755dcfa538bbe48404f64c4d00b672e9359f19bafe3b654'],
-  ['thai.json', '538c4a497e29d3cae13bfba2439f1cdc93c4f2a8bc120d5f783fa767ff92fded'],
-  ['japanese.json', 'd9743015a139b1864a56d938deb591a6193aeb0f35907da22112e0db596ab8b2'],
-  ['chinese.json', 'febd4db8e3755fc8ec869b0368e7efc34b32e9e725804f75efff33241139c0aa'],
-  ['korean.json', 'caf1f017fb6b326f8d1c2571670f194de6318e91b4608fedcfb337d1007c28de'],
-  ['mixed.json', 'ef4881c85dcbbd124e506b7634b32a923bde635b9e275d6189925afc53e57bca'],
+  ['arabic.json', '23b0b935d49d35e4e9e99657995a5662b9025de25f8557deb16dceb4abdd2343'],
+  ['hebrew.json', '850a852441c1c014538445a5f09c501a2a88b4558b84ab1a0ddb46a16462ac26'],
+  ['hindi.json', 'bc28462843717bcb6aef45f3d6a77084b2c88ed21f9449199cb9157491a9a092'],
+  ['thai.json', '4423997c932135b975c6a3268d9e454c3b91e54d7b8ef965f0d192210a194caf'],
+  ['japanese.json', 'c62dd0a941d14d2a85a7ff048b15e152ddeddc8c28a63905673d8ed20e3d5aba'],
+  ['chinese.json', '34752aa6233ca2f96dba773d4882a9236c02603cd27a719ebaaeeb6d1dc95921'],
+  ['korean.json', '07a442cf836d35240e40d2f95510f36968a66d6db924050c6f614bbb0099bbdc'],
+  ['mixed.json', '93e00da7212fa6690d02dee2a7620e596874f01ec527eeceb57bc77520e150c8'],
 ];
 /** Issue 16's target for each of these PDFs. */
 const MAX_BYTES = 60_000;

@@ -22,11 +22,11 @@ const FIXTURES: Record<string, () => unknown> = {
   'receipt@1.3.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
 };
 const GOLDEN: Record<string, string> = {
-  'invoice@2.3.0 reference 3 lines': 'a73afab1be1e6d870fcc652246210204814dd6086ab8aac16d7975bb078d22a3',
-  'invoice@2.3.0 reference 50 lines': 'eacfd5a9af0af52ff79a559d6ea3c871660c01513bb8b6016c1ce83032613142',
-  'invoice@2.3.0 example letter preview': 'ab1d3f73f87beb7d261f1e2c50787eebadd94bf09266797ca85f0a2970969503',
-  'quote@1.3.0 example': 'dff006cc3197d9bf3f3de83a117476219ecec7082480a499f71ee919b172d947',
-  'receipt@1.3.0 example': '2b42ca71c5c93b8ea8e95fde654d5f269b2b3ba312ccfdc5c88e559cf747c27d',
+  'invoice@2.3.0 reference 3 lines': '4b1a4c4360940256f8f97191da5422ea2217c6bd9fa4d64eeafdd06b5c26d93f',
+  'invoice@2.3.0 reference 50 lines': '23457937eb76753dad7e023e306acd52825b2b8d122b0b495d7b639a79e2ebfb',
+  'invoice@2.3.0 example letter preview': 'c80945b0a1c4fa6a4c061df1581ab6946b286405e3febebb7bc6c73cb4c9d5a4',
+  'quote@1.3.0 example': 'fb1df07d6c6b219599f8e7a5e22349f96134c232cc5a7ecc828df11cdbd8c21b',
+  'receipt@1.3.0 example': '7961866c079608d0f63cd6be3b3e54d515335437ac04e967f3cdd21c0e051983',
 };
 
 describe('deterministic bytes (spec 9.7)', () => {
