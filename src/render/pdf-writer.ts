@@ -1,15 +1,17 @@
 import { type PDFContext, PDFDocument, PDFHexString, PDFName, type PDFRef } from 'pdf-lib';
+import { concatBytes } from '../bytes.ts';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
-import { DEFAULT_LEVEL, deflate, deflatePiece, storedPiece, zlibOfPieces } from './deflate.ts';
+import { DEFAULT_LEVEL, deflate, deflatePiece, storedPiece } from './deflate.ts';
 import { UndrawableText } from './errors.ts';
 import type { EmbeddableFace, FontFace, FontWeight } from './faces.ts';
 import { FALLBACK_FACES } from './font-coverage.ts';
 import type { FontSet } from './fonts.ts';
+import { LiteralCode, partOf, type ZlibPart, zlibOfParts } from './literal-deflate.ts';
 import { serializePdf } from './pdf-file.ts';
 import type { ShapedGlyph } from './shaping.ts';
 import { isArtifact, type Mark, PAGINATION, type StructureElement } from './structure.ts';
 import { artifactOperator, LAYOUT, languageString, StructureTree } from './structure-tree.ts';
-import { closeGlyphSet, glyphDataLength, SUBSET_GLYPH_DATA_OFFSET, subsetTrueType } from './truetype.ts';
+import { closeGlyphSet, glyphDataLength, type KnownGlyphData, type SubsetFile, subsetTrueType, tableChecksum } from './truetype.ts';
 import { cjkLanguageOfLine, type GlyphRun, type SetLine } from './typeset.ts';
 
 interface PdfInput {
@@ -49,12 +51,6 @@ const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).toU
 const hex4 = (value: number) => HEX_BYTES[value >> 8]! + HEX_BYTES[value & 0xff]!;
 /** A glyph's width as the font's /W array gives it, in thousandths of the font size: what a viewer moves the pen by. */
 const widthOf = (file: EmbeddableFace['file'], gid: number) => Math.round(file.advances[gid]! * (1000 / file.unitsPerEm));
-/** A text as UTF-16BE hex, as a ToUnicode map writes it. */
-const utf16Hex = (text: string) => {
-  let hex = '';
-  for (let i = 0; i < text.length; i++) hex += hex4(text.charCodeAt(i));
-  return hex;
-};
 
 /** What a glyph that shows no text of its own maps to: U+2060 WORD JOINER (see FontUse.toUnicode). */
 const SHOWS_NOTHING = '\u2060';
@@ -170,10 +166,10 @@ class FontUse {
    * reads the cluster's /ActualText instead. The stable subset's glyphs showing their characters are not here:
    * their entries are the stable subset's.
    */
-  toUnicode(): string[] {
-    const entries = [...this.used].map(([gid, text]) => toUnicodeEntry(this.newIds[gid]!, text));
-    for (const [gid, text] of this.copyOrder) entries.push(toUnicodeEntry(this.copies.get(`${gid} ${text}`)!, text));
-    return entries.sort();
+  toUnicode(): ToUnicodeEntry[] {
+    const entries = [...this.used].map(([gid, text]): ToUnicodeEntry => [this.newIds[gid]!, text]);
+    for (const [gid, text] of this.copyOrder) entries.push([this.copies.get(`${gid} ${text}`)!, text]);
+    return entries.sort((a, b) => a[0] - b[0]);
   }
 
   /** What identifies the subset: the font and every glyph with the text it shows. */
@@ -241,48 +237,96 @@ class FontUse {
   }
 }
 
-const toUnicodeEntry = (id: number, text: string) => `<${hex4(id)}> <${utf16Hex(text === '' ? SHOWS_NOTHING : text)}>`;
+/** A subset glyph id and the text it shows. */
+type ToUnicodeEntry = readonly [id: number, text: string];
 
-const CMAP_HEAD =
+const ASCII = new TextEncoder();
+const CMAP_HEAD = ASCII.encode(
   '/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n' +
-  '/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n';
-const CMAP_TAIL = 'endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend';
+    '/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n',
+);
+const CMAP_TAIL = ASCII.encode('endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend');
 
-/** ToUnicode entries as bfchar blocks of at most 100 entries (PDF 32000 9.10.3), each ending in a line break. */
-function bfcharBlocks(entries: readonly string[]): string {
-  let blocks = '';
-  for (let i = 0; i < entries.length; i += 100) {
-    const block = entries.slice(i, i + 100);
-    blocks += `${block.length} beginbfchar\n${block.join('\n')}\nendbfchar\n`;
+const HEX_DIGITS = ASCII.encode('0123456789ABCDEF');
+const BEGIN_BFCHAR = ASCII.encode(' beginbfchar\n');
+const END_BFCHAR = ASCII.encode('endbfchar\n');
+
+/**
+ * ToUnicode entries (sorted by id) as bfchar blocks of at most 100 entries (PDF 32000 9.10.3), each ending in a
+ * line break, then `tail`: `<0041> <0041>` per entry, UTF-16BE hex, written as bytes (a document's entries are
+ * written per document, and strings were most of that).
+ */
+function bfcharBlocks(entries: readonly ToUnicodeEntry[], tail: Uint8Array = new Uint8Array(0)): Uint8Array {
+  let size = tail.length + Math.ceil(entries.length / 100) * (3 + BEGIN_BFCHAR.length + END_BFCHAR.length);
+  for (const [, text] of entries) size += 10 + 4 * Math.max(1, text.length);
+  const out = new Uint8Array(size);
+  let at = 0;
+  const hex4Bytes = (value: number) => {
+    out[at++] = HEX_DIGITS[(value >> 12) & 15]!;
+    out[at++] = HEX_DIGITS[(value >> 8) & 15]!;
+    out[at++] = HEX_DIGITS[(value >> 4) & 15]!;
+    out[at++] = HEX_DIGITS[value & 15]!;
+  };
+  for (let start = 0; start < entries.length; start += 100) {
+    const end = Math.min(entries.length, start + 100);
+    for (const digit of String(end - start)) out[at++] = digit.charCodeAt(0);
+    out.set(BEGIN_BFCHAR, at);
+    at += BEGIN_BFCHAR.length;
+    for (let index = start; index < end; index++) {
+      const [id, text] = entries[index]!;
+      const shown = text === '' ? SHOWS_NOTHING : text;
+      out[at++] = 0x3c; // <
+      hex4Bytes(id);
+      out[at++] = 0x3e; // >
+      out[at++] = 0x20;
+      out[at++] = 0x3c;
+      for (let i = 0; i < shown.length; i++) hex4Bytes(shown.charCodeAt(i));
+      out[at++] = 0x3e;
+      out[at++] = 0x0a; // line feed
+    }
+    out.set(END_BFCHAR, at);
+    at += END_BFCHAR.length;
   }
-  return blocks;
+  out.set(tail, at);
+  return out.subarray(0, at + tail.length);
 }
 
 /**
- * The glyphs every subset of a Latin face starts with, numbered 0… in every document: those of printable ASCII,
- * which nearly every document draws most of, and of the few other characters the templates print, with the
- * components they are built from. Their glyph data and their ToUnicode
- * entries are compressed once per process (deflatePiece) and copied into each document's streams, where only the
- * rest (the other glyphs of the document, the metrics and the directory) is compressed per document: a subset of
- * new glyphs costs about what a cached one does. A subset holds these glyphs whether the document draws them or
- * not: 6 KB more PDF for the reference invoices (18 KB → 25 KB for 3 lines) against 0.2 to 0.5 ms of compressing
- * per document.
+ * The glyphs every subset of a Latin face starts with, numbered 0… in every document: those of printable ASCII
+ * (but for RARE_ASCII), which nearly every document draws most of, and of the few other characters the templates
+ * print, with the components they are built from. Their glyph data and their ToUnicode entries are compressed once
+ * per process (deflatePiece) and copied into each document's streams; the rest (the other glyphs of the document,
+ * the metrics, the directory, the other ToUnicode entries) is coded per document as literals (literal-deflate.ts),
+ * which looks for no repeats: a subset of new glyphs costs about what a cached one does. A subset holds these
+ * glyphs whether the document draws them or not: some 5 KB more PDF for the reference invoices, against 0.2 to
+ * 0.5 ms of compressing per document.
  */
 interface StableSubset {
   readonly glyphs: readonly number[];
   readonly members: ReadonlySet<number>;
   /** Glyph → the character it shows, for the glyphs of the characters. */
   readonly texts: ReadonlyMap<number, string>;
-  /** The glyph data of `glyphs` (the start of the subset's glyf table), its length and its compressed piece. */
-  readonly glyphDataLength: number;
-  readonly glyphData: Uint8Array;
-  /** The ToUnicode map up to its last entry of a stable glyph, and its compressed piece. */
-  readonly toUnicodeHead: Uint8Array;
-  readonly toUnicodeHeadPiece: Uint8Array;
+  /** The glyph data of `glyphs` (the start of the subset's glyf table): its length and checksum, and compressed. */
+  readonly glyphData: KnownGlyphData;
+  readonly glyphDataPart: ZlibPart;
+  /** The ToUnicode map up to its last entry of a stable glyph, compressed. */
+  readonly toUnicodeHead: ZlibPart;
+  /** Codes for what a document adds: the rest of its font file (other glyphs, metrics), the rest of its ToUnicode map. */
+  readonly fontFileCode: LiteralCode;
+  readonly toUnicodeCode: LiteralCode;
 }
 
+/**
+ * Printable ASCII that business text seldom has (markup, code and math signs): left out of the stable subset, where
+ * each glyph would cost every document some 40 bytes per face; a document that draws one embeds it as one of its
+ * own glyphs.
+ */
+const RARE_ASCII = '<=>[\\]^_`{|}~';
+
 const STABLE_CHARACTERS = [
-  ...Array.from({ length: 0x7f - 0x20 }, (_, index) => 0x20 + index),
+  ...[...Array.from({ length: 0x7f - 0x20 }, (_, index) => String.fromCharCode(0x20 + index))]
+    .filter((char) => !RARE_ASCII.includes(char))
+    .map((char) => char.charCodeAt(0)),
   // What the templates print themselves: the footer's and the preview marking's middle dot, the times sign of
   // quantities, the minus sign of negative amounts, the dash of ranges.
   ...[0xb7, 0xd7, 0x2212, 0x2013],
@@ -302,58 +346,43 @@ function stableSubsetOf(face: FontFace): StableSubset {
   const subset = subsetTrueType(face.file, glyphs);
   const dataLength = glyphDataLength(face.file, glyphs);
   const index = new Map(glyphs.map((gid, id) => [gid, id]));
-  const entries = [...texts].map(([gid, text]) => toUnicodeEntry(index.get(gid)!, text)).sort();
-  const toUnicodeHead = new TextEncoder().encode(CMAP_HEAD + bfcharBlocks(entries));
+  const entries = [...texts].map(([gid, text]): ToUnicodeEntry => [index.get(gid)!, text]).sort((a, b) => a[0] - b[0]);
+  const toUnicodeHead = concatBytes([CMAP_HEAD, bfcharBlocks(entries)]);
+  const glyphData = subset.rest.subarray(0, dataLength);
   const stable: StableSubset = {
     glyphs,
     members: new Set(glyphs),
     texts,
-    glyphDataLength: dataLength,
-    glyphData: deflatePiece(subset.subarray(SUBSET_GLYPH_DATA_OFFSET, SUBSET_GLYPH_DATA_OFFSET + dataLength)),
-    toUnicodeHead,
-    toUnicodeHeadPiece: deflatePiece(toUnicodeHead),
+    glyphData: { glyphs: glyphs.length, length: dataLength, checksum: tableChecksum(glyphData) },
+    glyphDataPart: partOf(glyphData, deflatePiece(glyphData)),
+    toUnicodeHead: partOf(toUnicodeHead, deflatePiece(toUnicodeHead)),
+    // Coded for the bytes of the stable subset (glyph data, metrics), every byte value given a code: a sample of the
+    // face nearly as good as the whole file (3 bytes more for the reference invoices, 40 to 70 for documents with
+    // more glyphs of their own), and 18 times shorter to count in an isolate's first render.
+    fontFileCode: new LiteralCode(concatBytes([subset.directory, subset.rest]), true),
+    // Coded for the characters a ToUnicode map is written with (every hex digit among them), and no others.
+    toUnicodeCode: new LiteralCode(concatBytes([HEX_DIGITS, bfcharBlocks(entries, CMAP_TAIL)]), false),
   };
   stableSubsets.set(face, stable);
   return stable;
 }
 
 /**
- * The level of what a document with a stable subset compresses of its own (its other glyphs, its metrics, its
- * other ToUnicode entries): pako's fastest, 0.15 ms faster per document than the default for the reference
- * invoice's Greek and Cyrillic glyphs, for 40 bytes more.
- */
-const OWN_PIECE_LEVEL = 1;
-
-/**
  * A subset font file compressed: with a stable subset, its glyph data compressed once, the directory (which
- * would not compress) stored, and the rest (the document's other glyphs and the metrics) compressed.
+ * would not compress) stored, and the rest (the document's other glyphs and the metrics) as literals
+ * (literal-deflate.ts).
  */
-function compressFontFile(fontFile: Uint8Array, stable: StableSubset | undefined): Uint8Array {
-  if (!stable) return deflate(fontFile);
-  const end = SUBSET_GLYPH_DATA_OFFSET + stable.glyphDataLength;
-  const pieces = [
-    storedPiece(fontFile.subarray(0, SUBSET_GLYPH_DATA_OFFSET)),
-    stable.glyphData,
-    deflatePiece(fontFile.subarray(end), OWN_PIECE_LEVEL),
-  ];
-  return zlibOfPieces(pieces, fontFile);
+function compressFontFile({ directory, rest }: SubsetFile, stable: StableSubset | undefined): Uint8Array {
+  if (!stable) return deflate(concatBytes([directory, rest]));
+  return zlibOfParts([partOf(directory, storedPiece(directory)), stable.glyphDataPart, partOf(rest, stable.fontFileCode.piece(rest))]);
 }
 
 /** The ToUnicode CMap of a font, compressed; with a stable subset, its entries compressed once. */
 function compressedToUnicode(use: FontUse): Uint8Array {
-  const rest = new TextEncoder().encode(`${bfcharBlocks(use.toUnicode())}${CMAP_TAIL}`);
   const { stable } = use;
-  if (!stable) {
-    const head = new TextEncoder().encode(CMAP_HEAD);
-    const whole = new Uint8Array(head.length + rest.length);
-    whole.set(head);
-    whole.set(rest, head.length);
-    return deflate(whole, DEFAULT_LEVEL);
-  }
-  const whole = new Uint8Array(stable.toUnicodeHead.length + rest.length);
-  whole.set(stable.toUnicodeHead);
-  whole.set(rest, stable.toUnicodeHead.length);
-  return zlibOfPieces([stable.toUnicodeHeadPiece, deflatePiece(rest, OWN_PIECE_LEVEL)], whole);
+  if (!stable) return deflate(concatBytes([CMAP_HEAD, bfcharBlocks(use.toUnicode(), CMAP_TAIL)]), DEFAULT_LEVEL);
+  const rest = bfcharBlocks(use.toUnicode(), CMAP_TAIL);
+  return zlibOfParts([stable.toUnicodeHead, partOf(rest, stable.toUnicodeCode.piece(rest))]);
 }
 
 /** What embedding a font subset costs to compute: the same for the same glyphs, so kept for reuse. */
@@ -384,7 +413,7 @@ function subsetFor(use: FontUse): EmbeddedSubset {
     return cached;
   }
   const { file } = use.face;
-  const fontFile = subsetTrueType(file, use.glyphs);
+  const fontFile = subsetTrueType(file, use.glyphs, use.stable?.glyphData);
   const subset = {
     name: `${use.tag()}+${use.face.postscriptName}`,
     fontFile: compressFontFile(fontFile, use.stable),

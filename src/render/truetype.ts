@@ -1,3 +1,5 @@
+import { concatBytes } from '../bytes.ts';
+
 /**
  * The parts of a TrueType file the PDF needs, read once per process, and a subsetter that writes a new font
  * holding only the glyphs a document uses, renumbered from 0. fontkit maps characters to glyphs; this module
@@ -136,56 +138,104 @@ function checksum(bytes: Uint8Array, offset: number, length: number): number {
 
 const pad4 = (n: number) => (n + 3) & ~3;
 
+/** The largest glyph data offset the short loca format holds (offsets are stored halved, in 16 bits). */
+const MAX_SHORT_LOCA_OFFSET = 0xffff * 2;
+
 /** Bytes of glyph data the glyphs take in a subset's glyf table, each padded to 4 bytes. */
 export function glyphDataLength(font: TrueTypeFile, glyphs: readonly number[]): number {
   return glyphs.reduce((sum, gid) => sum + pad4(font.glyphOffsets[gid + 1]! - font.glyphOffsets[gid]!), 0);
 }
 
+const newIdArrays = new WeakMap<TrueTypeFile, Uint16Array>();
+
 /**
- * Where a subset's glyph data starts: after the directory of its six tables, glyf the first of them by tag. The
- * glyph data of its first glyphs is the same in every subset that starts with the same glyphs (pdf-writer.ts
- * StableSubset).
+ * An array of a glyph id per glyph of the font, kept per font for subsetTrueType to write the new ids of a subset's
+ * glyphs into; entries of other glyphs are left from earlier subsets, and never read (a subset holds the components
+ * of its glyphs). Subsetting is synchronous, so no two subsets share it at once.
  */
-export const SUBSET_GLYPH_DATA_OFFSET = 12 + 6 * 16;
+function newIdsOf(font: TrueTypeFile): Uint16Array {
+  let ids = newIdArrays.get(font);
+  if (!ids) {
+    ids = new Uint16Array(font.numGlyphs);
+    newIdArrays.set(font, ids);
+  }
+  return ids;
+}
+
+/**
+ * The glyph data a subset starts with when it is the same in many subsets (pdf-writer.ts StableSubset), written
+ * and checksummed once: how many glyphs it holds, its length (a multiple of 4) and its checksum.
+ */
+export interface KnownGlyphData {
+  readonly glyphs: number;
+  readonly length: number;
+  readonly checksum: number;
+}
+
+const NO_KNOWN_GLYPH_DATA: KnownGlyphData = { glyphs: 0, length: 0, checksum: 0 };
+
+/**
+ * A subset font file but the known glyph data it starts with: its table directory, and what follows the known glyph
+ * data (the rest of the glyph data, then the other tables); `length` is the whole file's.
+ */
+export interface SubsetFile {
+  readonly directory: Uint8Array;
+  readonly rest: Uint8Array;
+  readonly length: number;
+}
+
+/** The checksum of a table's bytes (OpenType: the sum of its 32-bit words); `bytes` padded to 4 bytes. */
+export const tableChecksum = (bytes: Uint8Array) => checksum(bytes, 0, bytes.length);
 
 /**
  * A TrueType font with only `glyphs` (old ids, glyph 0 first), renumbered 0..n-1 in that order: the tables
- * PDF needs for a CIDFontType2 with an Identity CIDToGIDMap (glyf, head, hhea, hmtx, loca, maxp).
+ * PDF needs for a CIDFontType2 with an Identity CIDToGIDMap (glyf, head, hhea, hmtx, loca, maxp). The glyph data of
+ * the first `known.glyphs` glyphs is left out (written once by the caller) and only its checksum is read.
  */
-export function subsetTrueType(font: TrueTypeFile, glyphs: readonly number[]): Uint8Array {
-  const newId = new Map(glyphs.map((gid, index) => [gid, index]));
+export function subsetTrueType(font: TrueTypeFile, glyphs: readonly number[], known: KnownGlyphData = NO_KNOWN_GLYPH_DATA): SubsetFile {
+  const newIds = newIdsOf(font);
+  for (let index = 0; index < glyphs.length; index++) newIds[glyphs[index]!] = index;
   const glyfBase = table(font.tables, 'glyf').offset;
 
   const copy = (tag: string) => {
     const record = table(font.tables, tag);
     return font.bytes.slice(record.offset, record.offset + record.length);
   };
+  const glyfLength = glyphDataLength(font, glyphs);
+  // Offsets halved in 16 bits (the short format) when the glyph data allows it: half the loca table's bytes.
+  const shortLoca = glyfLength <= MAX_SHORT_LOCA_OFFSET;
   const head = copy('head');
   new DataView(head.buffer).setUint32(8, 0);
-  new DataView(head.buffer).setInt16(50, 1);
+  new DataView(head.buffer).setInt16(50, shortLoca ? 0 : 1);
   const hhea = copy('hhea');
   new DataView(hhea.buffer).setUint16(34, glyphs.length);
   const maxp = copy('maxp');
   new DataView(maxp.buffer).setUint16(4, glyphs.length);
   const hmtx = new Uint8Array(glyphs.length * 4);
-  const loca = new Uint8Array((glyphs.length + 1) * 4);
-  const glyf = new Uint8Array(glyphDataLength(font, glyphs));
+  const loca = new Uint8Array((glyphs.length + 1) * (shortLoca ? 2 : 4));
+  const glyf = new Uint8Array(glyfLength - known.length);
   const hmtxView = new DataView(hmtx.buffer);
   const locaView = new DataView(loca.buffer);
+  const setOffset = shortLoca
+    ? (index: number, offset: number) => locaView.setUint16(index * 2, offset / 2)
+    : (index: number, offset: number) => locaView.setUint32(index * 4, offset);
   const glyfView = new DataView(glyf.buffer);
   // Each glyph copied into place, its components' glyph ids renumbered there: no copy per glyph.
   let offset = 0;
   glyphs.forEach((gid, index) => {
     const start = glyfBase + font.glyphOffsets[gid]!;
     const end = glyfBase + font.glyphOffsets[gid + 1]!;
-    glyf.set(font.bytes.subarray(start, end), offset);
-    forEachComponent(font, gid, (at) => glyfView.setUint16(offset + at - start, newId.get(font.view.getUint16(at))!));
+    if (index >= known.glyphs) {
+      const at = offset - known.length;
+      glyf.set(font.bytes.subarray(start, end), at);
+      forEachComponent(font, gid, (component) => glyfView.setUint16(at + component - start, newIds[font.view.getUint16(component)]!));
+    }
     hmtxView.setUint16(index * 4, font.advances[gid]!);
     hmtxView.setInt16(index * 4 + 2, font.leftBearings[gid]!);
-    locaView.setUint32(index * 4, offset);
+    setOffset(index, offset);
     offset += pad4(end - start);
   });
-  locaView.setUint32(glyphs.length * 4, offset);
+  setOffset(glyphs.length, offset);
 
   const tables: [string, Uint8Array][] = [
     ['glyf', glyf],
@@ -195,37 +245,46 @@ export function subsetTrueType(font: TrueTypeFile, glyphs: readonly number[]): U
     ['loca', loca],
     ['maxp', maxp],
   ];
-  return writeFont(tables);
+  return writeFont(tables, known);
 }
 
-/** A font file of these tables (sorted by tag, as the table directory must be), its checksums computed. */
-function writeFont(tables: readonly (readonly [string, Uint8Array])[]): Uint8Array {
+/**
+ * A font file of these tables (sorted by tag, as the table directory must be), its checksums computed; the first
+ * table starts with the known glyph data, which is not written. The whole file's checksum is the directory's plus
+ * the tables' (every table starts and ends on a multiple of 4).
+ */
+function writeFont(tables: readonly (readonly [string, Uint8Array])[], known: KnownGlyphData = NO_KNOWN_GLYPH_DATA): SubsetFile {
   let power = 1;
   let log = 0;
   while (power * 2 <= tables.length) [power, log] = [power * 2, log + 1];
   const headerLength = 12 + tables.length * 16;
-  const total = headerLength + tables.reduce((sum, [, data]) => sum + pad4(data.length), 0);
-  const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
+  const directory = new Uint8Array(headerLength);
+  const rest = new Uint8Array(tables.reduce((sum, [, data]) => sum + pad4(data.length), 0));
+  const view = new DataView(directory.buffer);
   view.setUint32(0, 0x00010000);
   view.setUint16(4, tables.length);
   view.setUint16(6, power * 16);
   view.setUint16(8, log);
   view.setUint16(10, tables.length * 16 - power * 16);
-  let at = headerLength;
-  let headOffset = 0;
+  let at = 0;
+  let headAt = 0;
+  let sum = 0;
   tables.forEach(([tag, data], index) => {
     const record = 12 + index * 16;
-    for (let i = 0; i < 4; i++) out[record + i] = tag.charCodeAt(i);
-    out.set(data, at);
-    view.setUint32(record + 4, checksum(out, at, pad4(data.length)));
-    view.setUint32(record + 8, at);
-    view.setUint32(record + 12, data.length);
-    if (tag === 'head') headOffset = at;
+    const first = index === 0;
+    for (let i = 0; i < 4; i++) directory[record + i] = tag.charCodeAt(i);
+    rest.set(data, at);
+    const tableSum = (checksum(rest, at, pad4(data.length)) + (first ? known.checksum : 0)) >>> 0;
+    view.setUint32(record + 4, tableSum);
+    view.setUint32(record + 8, headerLength + (first ? 0 : known.length) + at);
+    view.setUint32(record + 12, data.length + (first ? known.length : 0));
+    sum += tableSum;
+    if (tag === 'head') headAt = at;
     at += pad4(data.length);
   });
-  view.setUint32(headOffset + 8, (0xb1b0afba - checksum(out, 0, total)) >>> 0);
-  return out;
+  sum += checksum(directory, 0, headerLength);
+  new DataView(rest.buffer).setUint32(headAt + 8, (0xb1b0afba - sum) >>> 0);
+  return { directory, rest, length: headerLength + known.length + rest.length };
 }
 
 /**
@@ -239,5 +298,6 @@ export function withoutOutlines(font: TrueTypeFile): Uint8Array {
     .filter(([tag]) => tag !== 'glyf' && tag !== 'loca')
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([tag, record]) => [tag, font.bytes.slice(record.offset, record.offset + record.length)] as const);
-  return writeFont(tables);
+  const { directory, rest } = writeFont(tables);
+  return concatBytes([directory, rest]);
 }

@@ -166,8 +166,9 @@ describe('kerning and mark positioning (item 20)', () => {
       const run = regular.layout(text, ['kern', 'mark', 'mkmk']);
       const offset = (run.positions[1]!.xOffset * 1000) / regular.unitsPerEm;
       expect(offset, text).not.toBe(0);
-      // The mark is moved onto its base before it is drawn, and the pen moved back after it (if anything follows).
-      expect(content, text).toMatch(new RegExp(`>${-offset}<[0-9A-F]{4}>(${offset}<|\\])`));
+      // The mark is moved onto its base before it is drawn, and the pen moved back after it (if anything follows);
+      // qpdf writes the glyph ids of the content streams it normalises in lower case.
+      expect(content, text).toMatch(new RegExp(`>${-offset}<[0-9A-Fa-f]{4}>(${offset}<|\\])`));
     }
     expect((await readPdf(await renderBody(finalBody('invoice', { ...INVOICE_FIELDS, notes: 'q\u0303' })), { raw: true })).text).toContain(
       'q\u0303',

@@ -6,8 +6,8 @@ import { fixtureText } from '../support/requests.ts';
 
 const running: Record<string, { server: RunningServer; key: string }> = {};
 const REFERENCE = fixtureText('reference-invoice.json');
-/** The golden of test/render for this request (invoice 2.2.0, 3 lines). */
-const REFERENCE_SHA = '76b750f0dcaaea4fde7eb9cdf55eaebdc71d58b39c9ba465f84aa6a89ba04f7c';
+/** The golden of test/render for this request (invoice 2.3.0, 3 lines). */
+const REFERENCE_SHA = '4b1a4c4360940256f8f97191da5422ea2217c6bd9fa4d64eeafdd06b5c26d93f';
 
 async function libsqlServer(start: typeof startBun) {
   const { url, client, key } = await seedDatabaseFile({ plan: 'free', credits: 5 });

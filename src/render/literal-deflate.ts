@@ -1,0 +1,274 @@
+import adler32 from 'pako/lib/zlib/adler32.js';
+import { concatBytes } from '../bytes.ts';
+import { deflatePiece, storedPiece } from './deflate.ts';
+
+/**
+ * Deflate pieces of literals alone (RFC 1951 3.2.7: one block with Huffman codes made for its own bytes, no
+ * repeated strings looked for), for the few kilobytes a document adds to a font of its own (glyph data, metrics,
+ * ToUnicode entries). Glyph data has few repeats: pako's fastest level makes it 9% smaller than literals alone do,
+ * but looking for them (with a hash table of 64 KB to clear per call) is most of what a new glyph set cost a render,
+ * where counting bytes and writing their codes is a fraction of it. The piece ends like deflatePiece's (a sync
+ * flush), so it stands anywhere among the pieces of a zlib stream.
+ */
+
+const END_OF_BLOCK = 256;
+const LITERAL_CODES = 257;
+const MAX_CODE_BITS = 15;
+const MAX_CODE_LENGTH_BITS = 7;
+/** The order the code lengths of the code-length alphabet are written in (RFC 1951 3.2.7). */
+const CODE_LENGTH_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
+const REPEAT_ZERO_3_TO_10 = 17;
+const REPEAT_ZERO_11_TO_138 = 18;
+/** What follows the empty stored block of a sync flush, after the pad to a byte: its length 0 and the complement. */
+const SYNC_MARKER = Uint8Array.of(0x00, 0x00, 0xff, 0xff);
+
+/**
+ * Huffman code lengths for the frequencies, none longer than `limit`; 0 for a symbol that never occurs. Ties go
+ * to the lower symbol, so the lengths are a function of the frequencies alone. A code too long for the limit is
+ * made again from flattened frequencies (halved, the rare ones kept at 1).
+ */
+export function codeLengths(frequencies: ArrayLike<number>, limit: number): Uint8Array {
+  const symbols = frequencies.length;
+  let weights = Float64Array.from(frequencies);
+  for (;;) {
+    // The symbols that occur by weight, then symbol: one number each, sorted as numbers.
+    const keys = new Float64Array(weights.filter((w) => w > 0).length);
+    let present = 0;
+    for (let symbol = 0; symbol < symbols; symbol++) if (weights[symbol]! > 0) keys[present++] = weights[symbol]! * symbols + symbol;
+    const leaves = Array.from(keys.sort(), (key) => key % symbols);
+    const lengths = new Uint8Array(symbols);
+    if (leaves.length === 1) {
+      lengths[leaves[0]!] = 1;
+      return lengths;
+    }
+    // Two queues, the leaves by weight and the merged nodes in the order made (their weights never fall): the
+    // two lightest fronts merge until one node is left. Node i < leaves.length is leaf i; parents are kept.
+    const count = leaves.length;
+    const weight = new Float64Array(2 * count - 1);
+    const parent = new Int32Array(2 * count - 1);
+    leaves.forEach((symbol, index) => {
+      weight[index] = weights[symbol]!;
+    });
+    let leaf = 0;
+    let merged = count;
+    for (let made = count; made < 2 * count - 1; made++) {
+      const take = () => (leaf < count && (merged >= made || weight[leaf]! <= weight[merged]!) ? leaf++ : merged++);
+      const a = take();
+      const b = take();
+      weight[made] = weight[a]! + weight[b]!;
+      parent[a] = made;
+      parent[b] = made;
+    }
+    const depth = new Uint8Array(2 * count - 1);
+    let longest = 0;
+    for (let node = 2 * count - 3; node >= 0; node--) {
+      depth[node] = depth[parent[node]!]! + 1;
+      if (node < count) {
+        lengths[leaves[node]!] = depth[node]!;
+        longest = Math.max(longest, depth[node]!);
+      }
+    }
+    if (longest <= limit) return lengths;
+    weights = weights.map((w) => (w > 0 ? Math.max(1, Math.floor(w / 2)) : 0));
+  }
+}
+
+/** The canonical codes of the lengths (RFC 1951 3.2.2), bit-reversed, since deflate writes a code from its first bit. */
+function reversedCodes(lengths: Uint8Array): Uint16Array {
+  const counts = new Uint16Array(MAX_CODE_BITS + 1);
+  for (const length of lengths) counts[length]!++;
+  counts[0] = 0;
+  const next = new Uint16Array(MAX_CODE_BITS + 1);
+  for (let bits = 1, code = 0; bits <= MAX_CODE_BITS; bits++) {
+    code = (code + counts[bits - 1]!) << 1;
+    next[bits] = code;
+  }
+  const codes = new Uint16Array(lengths.length);
+  lengths.forEach((length, symbol) => {
+    if (length === 0) return;
+    let code = next[length]!++;
+    let reversed = 0;
+    for (let bit = 0; bit < length; bit++, code >>= 1) reversed = (reversed << 1) | (code & 1);
+    codes[symbol] = reversed;
+  });
+  return codes;
+}
+
+/** Bits written from the first (least significant) bit of each byte, as deflate packs them. */
+class BitWriter {
+  readonly bytes: Uint8Array<ArrayBuffer>;
+  private at = 0;
+  private buffer = 0;
+  private count = 0;
+
+  constructor(capacity: number) {
+    this.bytes = new Uint8Array(capacity);
+  }
+
+  write(value: number, bits: number): void {
+    this.buffer |= value << this.count;
+    this.count += bits;
+    while (this.count >= 8) {
+      this.bytes[this.at++] = this.buffer & 0xff;
+      this.buffer >>>= 8;
+      this.count -= 8;
+    }
+  }
+
+  /**
+   * Each byte of `data` as its code (write() inlined: the loop a piece spends its time in); false, with the writer
+   * left in no useful state, at a byte that has no code.
+   */
+  writeCoded(data: Uint8Array, codes: Uint16Array, lengths: Uint8Array): boolean {
+    const { bytes } = this;
+    let { at, buffer, count } = this;
+    for (let i = 0; i < data.length; i++) {
+      const byte = data[i]!;
+      const length = lengths[byte]!;
+      if (length === 0) return false;
+      buffer |= codes[byte]! << count;
+      count += length;
+      if (count >= 16) {
+        bytes[at++] = buffer & 0xff;
+        bytes[at++] = (buffer >>> 8) & 0xff;
+        buffer >>>= 16;
+        count -= 16;
+      }
+    }
+    Object.assign(this, { at, buffer, count });
+    return true;
+  }
+
+  /** Pads the last byte with zero bits and appends `tail`: the bytes written. */
+  finish(tail: Uint8Array): Uint8Array<ArrayBuffer> {
+    if (this.count > 0) this.bytes[this.at++] = this.buffer & 0xff;
+    this.bytes.set(tail, this.at);
+    return this.bytes.subarray(0, this.at + tail.length);
+  }
+}
+
+/** The code lengths of the literal alphabet and of the distance alphabet as the code-length alphabet's symbols. */
+function codeLengthSymbols(lengths: readonly number[]): { symbol: number; extra: number; extraBits: number }[] {
+  const symbols: { symbol: number; extra: number; extraBits: number }[] = [];
+  for (let i = 0; i < lengths.length; ) {
+    let run = 1;
+    while (lengths[i] === 0 && i + run < lengths.length && lengths[i + run] === 0 && run < 138) run++;
+    if (lengths[i] === 0 && run >= 11) symbols.push({ symbol: REPEAT_ZERO_11_TO_138, extra: run - 11, extraBits: 7 });
+    else if (lengths[i] === 0 && run >= 3) symbols.push({ symbol: REPEAT_ZERO_3_TO_10, extra: run - 3, extraBits: 3 });
+    else {
+      run = 1;
+      symbols.push({ symbol: lengths[i]!, extra: 0, extraBits: 0 });
+    }
+    i += run;
+  }
+  return symbols;
+}
+
+/**
+ * A Huffman code for the bytes of one kind of data (the glyph data of a face, ToUnicode maps), made once from a
+ * sample of it, every byte value counted at least once so that any data can be coded: a piece costs coding its
+ * bytes alone, no code made per piece. Literals coded for the kind's frequencies come within a few percent of a
+ * code made for the piece's own.
+ */
+export class LiteralCode {
+  private readonly lengths: Uint8Array;
+  private readonly codes: Uint16Array;
+  private readonly header: readonly { code: number; bits: number }[];
+  private readonly headerBits: number;
+  /** The longest code's bits. */
+  private readonly longest: number;
+
+  constructor(sample: Uint8Array, everyByte: boolean) {
+    const frequencies = new Float64Array(LITERAL_CODES).fill(everyByte ? 1 : 0);
+    frequencies[END_OF_BLOCK] = 1;
+    for (let i = 0; i < sample.length; i++) frequencies[sample[i]!]!++;
+    this.lengths = codeLengths(frequencies, MAX_CODE_BITS);
+    this.codes = reversedCodes(this.lengths);
+    // No string repeats, so no distance is ever coded; two distance codes of one bit, as zlib writes then, make a
+    // complete code that every inflater takes.
+    const symbols = codeLengthSymbols([...this.lengths, 1, 1]);
+    const lengthFrequencies = new Uint32Array(CODE_LENGTH_ORDER.length);
+    for (const { symbol } of symbols) lengthFrequencies[symbol]!++;
+    const lengthLengths = codeLengths(lengthFrequencies, MAX_CODE_LENGTH_BITS);
+    const lengthCodes = reversedCodes(lengthLengths);
+    let written = CODE_LENGTH_ORDER.length;
+    while (written > 4 && lengthLengths[CODE_LENGTH_ORDER[written - 1]!] === 0) written--;
+    const header = [
+      { code: 0b100, bits: 3 }, // not the last block; dynamic Huffman codes
+      { code: LITERAL_CODES - 257, bits: 5 },
+      { code: 2 - 1, bits: 5 },
+      { code: written - 4, bits: 4 },
+      ...CODE_LENGTH_ORDER.slice(0, written).map((symbol) => ({ code: lengthLengths[symbol]!, bits: 3 })),
+      ...symbols.flatMap(({ symbol, extra, extraBits }) => [
+        { code: lengthCodes[symbol]!, bits: lengthLengths[symbol]! },
+        { code: extra, bits: extraBits },
+      ]),
+    ];
+    this.header = header;
+    this.headerBits = header.reduce((sum, { bits }) => sum + bits, 0);
+    this.longest = Math.max(...this.lengths);
+  }
+
+  /**
+   * `data` as a raw deflate piece like deflatePiece's: one block of literals, ended by a sync flush; or stored
+   * blocks when those are no larger (a few bytes, which the code's description would outweigh).
+   */
+  piece(data: Uint8Array): Uint8Array<ArrayBuffer> {
+    const { lengths, codes } = this;
+    // The block, its end and the sync flush's empty stored block header, at most.
+    const most = this.headerBits + data.length * this.longest + lengths[END_OF_BLOCK]! + 3;
+    const out = new BitWriter(Math.ceil(most / 8) + SYNC_MARKER.length);
+    for (const { code, bits } of this.header) out.write(code, bits);
+    if (!out.writeCoded(data, codes, lengths)) return deflatePiece(data, 1);
+    out.write(codes[END_OF_BLOCK]!, lengths[END_OF_BLOCK]!);
+    out.write(0, 3);
+    const piece = out.finish(SYNC_MARKER);
+    return piece.length < data.length + 5 ? piece : storedPiece(data);
+  }
+}
+
+const ADLER_BASE = 65521;
+
+/** The Adler-32 of two byte strings end to end from the checksums of each (zlib's adler32_combine). */
+export function combinedAdler32(first: number, second: number, secondLength: number): number {
+  const remainder = secondLength % ADLER_BASE;
+  let sum1 = first & 0xffff;
+  let sum2 = (remainder * sum1) % ADLER_BASE;
+  sum1 += (second & 0xffff) + ADLER_BASE - 1;
+  sum2 += ((first >>> 16) & 0xffff) + ((second >>> 16) & 0xffff) + ADLER_BASE - remainder;
+  if (sum1 >= ADLER_BASE) sum1 -= ADLER_BASE;
+  if (sum1 >= ADLER_BASE) sum1 -= ADLER_BASE;
+  if (sum2 >= ADLER_BASE * 2) sum2 -= ADLER_BASE * 2;
+  if (sum2 >= ADLER_BASE) sum2 -= ADLER_BASE;
+  return ((sum2 << 16) | sum1) >>> 0;
+}
+
+/** A piece of a zlib stream with what it holds: its bytes' length and Adler-32 (kept with a piece made once). */
+export interface ZlibPart {
+  readonly piece: Uint8Array;
+  readonly length: number;
+  readonly adler: number;
+}
+
+/** A part of `data` compressed into `piece`. */
+export const partOf = (data: Uint8Array, piece: Uint8Array): ZlibPart => ({
+  piece,
+  length: data.length,
+  adler: adler32(1, data, data.length, 0) >>> 0,
+});
+
+const ZLIB_HEADER = Uint8Array.of(0x78, 0x9c);
+/** An empty final block with the fixed codes: what ends a stream whose blocks all came before. */
+const FINAL_EMPTY_BLOCK = Uint8Array.of(0x03, 0x00);
+
+/**
+ * A zlib stream of the parts one after the other, like deflate.ts zlibOfPieces, its checksum combined from the
+ * parts' own: the bytes of a part made once are not read again per document.
+ */
+export function zlibOfParts(parts: readonly ZlibPart[]): Uint8Array<ArrayBuffer> {
+  let adler = 1;
+  for (const part of parts) adler = combinedAdler32(adler, part.adler, part.length);
+  const checksum = new Uint8Array(4);
+  new DataView(checksum.buffer).setUint32(0, adler);
+  return concatBytes([ZLIB_HEADER, ...parts.map((part) => part.piece), FINAL_EMPTY_BLOCK, checksum]);
+}

@@ -1,0 +1,60 @@
+import fontkit from '@pdf-lib/fontkit';
+import { describe, expect, it } from 'vitest';
+import { concatBytes } from '../../src/bytes.ts';
+import { readFontFiles } from '../../src/render/font-files.ts';
+import { closeGlyphSet, glyphDataLength, readTrueType, subsetTrueType, tableChecksum } from '../../src/render/truetype.ts';
+
+const bytes = readFontFiles().regular;
+const font = readTrueType(bytes);
+const original = fontkit.create(bytes);
+const glyphOf = (char: string) => original.glyphForCodePoint(char.codePointAt(0)!).id;
+/** OpenType: the checksum of a whole font file, its head's adjustment included, is this. */
+const FILE_CHECKSUM = 0xb1b0afba;
+
+/** The glyphs of `text` and their components, each glyph's outline as SVG path data and its advance. */
+function outlines(file: Uint8Array, ids: readonly number[]) {
+  const parsed = fontkit.create(file);
+  return ids.map((id) => ({ path: parsed.getGlyph(id).path.toSVG(), advance: parsed.getGlyph(id).advanceWidth }));
+}
+
+describe('TrueType subsets (issue 19)', () => {
+  // Latin letters, then accented ones that are composites of them (and of marks the subset adds).
+  const stable = closeGlyphSet(font, [...'Invoice 0123'].map(glyphOf));
+  const own = closeGlyphSet(font, [...'ĀĂĄčéŁαж'].map(glyphOf)).filter((gid) => !stable.includes(gid));
+  const glyphs = [...stable, ...own];
+
+  it('leaves out the known glyph data it starts with and is, with it put back, the whole subset, its checksums right', () => {
+    const whole = subsetTrueType(font, glyphs);
+    const wholeFile = concatBytes([whole.directory, whole.rest]);
+    const length = glyphDataLength(font, stable);
+    const known = wholeFile.subarray(whole.directory.length, whole.directory.length + length);
+    const part = subsetTrueType(font, glyphs, { glyphs: stable.length, length, checksum: tableChecksum(known) });
+    expect(concatBytes([part.directory, known, part.rest])).toEqual(wholeFile);
+    expect(part.length).toBe(wholeFile.length);
+    expect(tableChecksum(wholeFile)).toBe(FILE_CHECKSUM);
+  });
+
+  it('draws every glyph as the whole font does, composites renumbered, with short offsets while the glyph data allows', () => {
+    const { directory, rest } = subsetTrueType(font, glyphs);
+    const file = concatBytes([directory, rest]);
+    expect(readTrueType(file).view.getInt16(readTrueType(file).tables.get('head')!.offset + 50)).toBe(0);
+    expect(
+      outlines(
+        file,
+        glyphs.map((_, index) => index),
+      ),
+    ).toEqual(outlines(bytes, glyphs));
+  });
+
+  it('takes long offsets for glyph data past what short ones hold (128 KB)', () => {
+    const every = Array.from({ length: font.numGlyphs }, (_, gid) => gid);
+    const twice = [...every, ...every.slice(1)];
+    expect(glyphDataLength(font, twice)).toBeGreaterThan(0x1fffe);
+    const { directory, rest } = subsetTrueType(font, twice);
+    const file = concatBytes([directory, rest]);
+    expect(readTrueType(file).view.getInt16(readTrueType(file).tables.get('head')!.offset + 50)).toBe(1);
+    expect(tableChecksum(file)).toBe(FILE_CHECKSUM);
+    const last = twice.length - 1;
+    expect(outlines(file, [last])).toEqual(outlines(bytes, [twice[last]!]));
+  });
+});
