@@ -189,43 +189,55 @@ class FontUse {
   show(glyphs: readonly ShapedGlyph[], size: number): { operators: string; advance: number } {
     const { file } = this.face;
     const scale = 1000 / file.unitsPerEm;
+    // Pieces joined once at the end: a string grown by `+=` per glyph left a string per glyph for the collector.
     const out: string[] = [];
     let advance = 0;
-    let array = '';
-    let run = '';
+    let inArray = false;
+    let inRun = false;
     let shift = 0;
     let rise = 0;
     const flushRun = () => {
-      if (run) array += `<${run}>`;
-      run = '';
+      if (inRun) out.push('>');
+      inRun = false;
     };
     const flushArray = () => {
       flushRun();
-      if (array) out.push(`[${array}] TJ`);
-      array = '';
+      if (inArray) out.push('] TJ');
+      inArray = false;
+    };
+    const openArray = () => {
+      if (!inArray) out.push(out.length ? ' [' : '[');
+      inArray = true;
     };
     for (const glyph of glyphs) {
       shift += glyph.dx;
       if (Math.abs(shift) >= 0.005) {
         flushRun();
+        openArray();
         const adjustment = num(-shift);
-        array += adjustment;
+        out.push(adjustment);
         advance -= Number(adjustment);
       }
       if (glyph.dy !== rise) {
         flushArray();
         rise = glyph.dy;
-        out.push(`${num((rise * size) / 1000)} Ts`);
+        out.push(out.length ? ' ' : '', `${num((rise * size) / 1000)} Ts`);
       }
-      run += hex4(this.idOf(glyph));
+      openArray();
+      if (!inRun) {
+        out.push('<');
+        inRun = true;
+      }
+      const id = this.idOf(glyph);
+      out.push(HEX_BYTES[id >> 8]!, HEX_BYTES[id & 0xff]!);
       advance += widthOf(file, glyph.gid);
       shift = glyph.advance - file.advances[glyph.gid]! * scale - glyph.dx;
       // pdf.js skips a glyph that shows nothing together with the adjustment after it in the same array.
       if (glyph.text === '') flushArray();
     }
     flushArray();
-    if (rise !== 0) out.push('0 Ts');
-    return { operators: out.join(' '), advance };
+    if (rise !== 0) out.push(out.length ? ' 0 Ts' : '0 Ts');
+    return { operators: out.join(''), advance };
   }
 
   /** A deterministic subset tag: six capitals from a hash of the glyph set (PDF 32000 9.6.4). */
@@ -491,6 +503,13 @@ interface Stretch {
   readonly runs: readonly number[];
 }
 
+/** One stretch of `count` runs in order, without a move: shared, as most lines are one run. */
+const IN_ORDER: Stretch[][] = [];
+function inOrder(count: number): readonly Stretch[] {
+  IN_ORDER[count] ??= [{ move: 0, runs: Array.from({ length: count }, (_, index) => index) }];
+  return IN_ORDER[count];
+}
+
 /**
  * The order a line's runs are drawn in: the order of the text, so that pdf.js, which reads a line's items in
  * drawing order (one item per font) and turns each right-to-left item around on its own, gives a right-to-left
@@ -504,7 +523,9 @@ interface Stretch {
  * point), so every glyph lands where drawing the runs left to right would put it. A line without right-to-left
  * text is one stretch without a move: drawn as before.
  */
-function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], advances: readonly number[]): Stretch[] {
+function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], advances: readonly number[]): readonly Stretch[] {
+  // Runs in the order of the text (every line without right-to-left text) are one stretch without a move.
+  if (logicalOrder.every((place, index) => place === index)) return inOrder(runs.length);
   const rank: number[] = [];
   logicalOrder.forEach((index, place) => {
     rank[index] = place;
@@ -546,10 +567,11 @@ function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], adv
  * last. pdf.js ignores /ActualText and reads the glyphs. Latin text drawn left to right gets no span: its bytes
  * stay.
  */
-function spanOf(runs: readonly GlyphRun[]): string {
-  if (runs.every((run) => !('info' in run.face) && run.drawnText === undefined)) return '';
+function spanOf(lineRuns: readonly GlyphRun[], indices: readonly number[]): string {
+  if (indices.every((index) => !('info' in lineRuns[index]!.face) && lineRuns[index]!.drawnText === undefined)) return '';
   let text = '';
-  for (const run of runs) {
+  for (const index of indices) {
+    const run = lineRuns[index]!;
     if (run.drawnText !== undefined) text += run.drawnText;
     else for (const glyph of run.glyphs) text += glyph.text ?? String.fromCodePoint(glyph.codePoint);
   }
@@ -614,7 +636,7 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
         logicalOrder,
         shown.map((run) => run.advance),
       ).forEach((stretch, number) => {
-        const span = spanOf(stretch.runs.map((index) => runs[index]!));
+        const span = spanOf(runs, stretch.runs);
         const move = num(stretch.move) === '0' ? '' : `[${num(stretch.move)}] TJ `;
         stretch.runs.forEach((index, place) => {
           const run = runs[index]!;
