@@ -1,18 +1,10 @@
 import { type PDFContext, type PDFObject, type PDFRef, PDFStream } from 'pdf-lib';
 import { concatBytes } from '../bytes.ts';
-import { deflate } from './deflate.ts';
+import { DOCUMENT_STREAMS, deflate } from './deflate.ts';
 
 /** An object written as its PDF syntax by the caller (the structure elements), by its number: ASCII only. */
 export type WrittenObject = readonly [objectNumber: number, syntax: string];
 
-/**
- * The object stream's compression level. It holds the structure tree, one element per table cell, rebuilt for
- * every document: pako's level 5 makes it as small as the default level 6 does, and faster; the fast levels (1-3)
- * make the 50-line reference invoice 3% larger. Its state is kept between calls (deflate.ts), so zlib's default
- * window and hash table cost no set-up per document, and compress the 50-line invoice's stream faster and smaller
- * than a 4 KB window did with pako's own per-call state.
- */
-const OBJECT_STREAM_LEVEL = 5;
 /**
  * A cross-reference stream entry: 1 byte of type, 4 of offset (or of the object stream's number), 2 of generation
  * (or of the index in the object stream).
@@ -102,7 +94,10 @@ export function serializePdf(context: PDFContext, written: readonly WrittenObjec
   packed.forEach(([number], index) => {
     entries[number] = [2, objectStream, index];
   });
-  const contents = deflate(ascii(offsets + body), OBJECT_STREAM_LEVEL);
+  // The structure tree, one element per table cell, is most of it and rebuilt for every document: the tuning of
+  // a document's own streams (deflate.ts). Its state is kept between calls, so zlib's window and hash table
+  // cost no set-up per document.
+  const contents = deflate(ascii(offsets + body), DOCUMENT_STREAMS);
   pushObject(
     objectStream,
     `<</Type /ObjStm /N ${packed.length} /First ${offsets.length} /Filter /FlateDecode /Length ${contents.length}>>`,

@@ -1,6 +1,6 @@
 import { type PDFContext, PDFDocument, PDFHexString, PDFName, type PDFRef } from 'pdf-lib';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
-import { DEFAULT_LEVEL, deflate, deflatePiece, storedPiece, zlibOfPieces } from './deflate.ts';
+import { DEFAULT_LEVEL, DOCUMENT_STREAMS, deflate, deflatePiece, storedPiece, zlibOfPieces } from './deflate.ts';
 import { UndrawableText } from './errors.ts';
 import type { EmbeddableFace, FontFace, FontWeight } from './faces.ts';
 import { FALLBACK_FACES } from './font-coverage.ts';
@@ -27,14 +27,6 @@ interface PdfInput {
 
 /** Stroke width of emboldened text (a family without a bold face), in thousandths of the font size. */
 const EMBOLDEN_STROKE = 30;
-/**
- * Content streams are rebuilt for every document, so they get a fast level; font subsets get the default level
- * (deflate.ts), where the size matters more: most of a Latin subset is compressed once (StableSubset). Level 4,
- * pako's fastest with lazy matching: with the marked-content operators of the tagged PDF, it makes the 50-line
- * reference invoice's content streams 5% (317 bytes) smaller than level 3, keeping it under 30 KB, for about
- * 0.05 ms more per render (level 5: 500 bytes fewer again, 0.1 ms more).
- */
-const CONTENT_COMPRESSION_LEVEL = 4;
 /** Fill opacity of the preview watermark: legible across the page without hiding what is under it. */
 const WATERMARK_OPACITY = 0.16;
 
@@ -745,7 +737,9 @@ export async function writePdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer>
     page.node.set(PDFName.of('StructParents'), context.obj(index));
     page.node.set(PDFName.of('Tabs'), PDFName.of('S'));
     const content = new TextEncoder().encode(contentOf(ops, input.size, fonts, tree, index));
-    const compressed = deflate(content, CONTENT_COMPRESSION_LEVEL);
+    // Rebuilt for every document: the tuning of a document's own streams (deflate.ts). Font subsets get the
+    // default level, where the size matters more: most of a Latin subset is compressed once (StableSubset).
+    const compressed = deflate(content, DOCUMENT_STREAMS);
     page.node.set(PDFName.of('Contents'), context.register(context.stream(compressed, { Filter: 'FlateDecode' })));
     page.node.set(PDFName.of('Resources'), resources);
     const links = ops.flatMap((op) => {
