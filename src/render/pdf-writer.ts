@@ -48,6 +48,64 @@ const utf16Hex = (text: string) => {
   return hex;
 };
 
+const [SPACE, LESS, GREATER] = [0x20, 0x3c, 0x3e];
+const HEX_DIGITS = Uint8Array.from('0123456789ABCDEF', (char) => char.charCodeAt(0));
+/** Most character codes String.fromCharCode is given at once (the engines' argument limits are far above). */
+const CHARS_PER_CALL = 8192;
+
+/**
+ * ASCII written into one reused buffer and read out as one string: a glyph run's operators (FontUse.show) built
+ * with `+=` or joined from pieces left a string or more per glyph for the collector.
+ */
+class AsciiBuffer {
+  private codes = new Uint8Array(1024);
+  length = 0;
+
+  reset(): void {
+    this.length = 0;
+  }
+
+  private room(count: number): void {
+    if (this.length + count <= this.codes.length) return;
+    const larger = new Uint8Array(Math.max(this.codes.length * 2, this.length + count));
+    larger.set(this.codes.subarray(0, this.length));
+    this.codes = larger;
+  }
+
+  char(code: number): void {
+    this.room(1);
+    this.codes[this.length++] = code;
+  }
+
+  text(text: string): void {
+    this.room(text.length);
+    for (let i = 0; i < text.length; i++) this.codes[this.length++] = text.charCodeAt(i);
+  }
+
+  /** A 16-bit value as four capital hex digits. */
+  hex4(value: number): void {
+    this.room(4);
+    const { codes } = this;
+    codes[this.length] = HEX_DIGITS[(value >> 12) & 0xf]!;
+    codes[this.length + 1] = HEX_DIGITS[(value >> 8) & 0xf]!;
+    codes[this.length + 2] = HEX_DIGITS[(value >> 4) & 0xf]!;
+    codes[this.length + 3] = HEX_DIGITS[value & 0xf]!;
+    this.length += 4;
+  }
+
+  string(): string {
+    let text = '';
+    for (let at = 0; at < this.length; at += CHARS_PER_CALL) {
+      const part = this.codes.subarray(at, Math.min(this.length, at + CHARS_PER_CALL));
+      text += String.fromCharCode.apply(null, part as unknown as number[]);
+    }
+    return text;
+  }
+}
+
+/** The buffer FontUse.show writes into: calls are synchronous, so no two use it at once. */
+const operatorChars = new AsciiBuffer();
+
 /** What a glyph that shows no text of its own maps to: U+2060 WORD JOINER (see FontUse.toUnicode). */
 const SHOWS_NOTHING = '\u2060';
 
@@ -181,24 +239,24 @@ class FontUse {
   show(glyphs: readonly ShapedGlyph[], size: number): { operators: string; advance: number } {
     const { file } = this.face;
     const scale = 1000 / file.unitsPerEm;
-    // Pieces joined once at the end: a string grown by `+=` per glyph left a string per glyph for the collector.
-    const out: string[] = [];
+    const out = operatorChars;
+    out.reset();
     let advance = 0;
     let inArray = false;
     let inRun = false;
     let shift = 0;
     let rise = 0;
     const flushRun = () => {
-      if (inRun) out.push('>');
+      if (inRun) out.char(GREATER);
       inRun = false;
     };
     const flushArray = () => {
       flushRun();
-      if (inArray) out.push('] TJ');
+      if (inArray) out.text('] TJ');
       inArray = false;
     };
     const openArray = () => {
-      if (!inArray) out.push(out.length ? ' [' : '[');
+      if (!inArray) out.text(out.length ? ' [' : '[');
       inArray = true;
     };
     for (const glyph of glyphs) {
@@ -207,29 +265,29 @@ class FontUse {
         flushRun();
         openArray();
         const adjustment = num(-shift);
-        out.push(adjustment);
+        out.text(adjustment);
         advance -= Number(adjustment);
       }
       if (glyph.dy !== rise) {
         flushArray();
         rise = glyph.dy;
-        out.push(out.length ? ' ' : '', `${num((rise * size) / 1000)} Ts`);
+        if (out.length) out.char(SPACE);
+        out.text(`${num((rise * size) / 1000)} Ts`);
       }
       openArray();
       if (!inRun) {
-        out.push('<');
+        out.char(LESS);
         inRun = true;
       }
-      const id = this.idOf(glyph);
-      out.push(HEX_BYTES[id >> 8]!, HEX_BYTES[id & 0xff]!);
+      out.hex4(this.idOf(glyph));
       advance += widthOf(file, glyph.gid);
       shift = glyph.advance - file.advances[glyph.gid]! * scale - glyph.dx;
       // pdf.js skips a glyph that shows nothing together with the adjustment after it in the same array.
       if (glyph.text === '') flushArray();
     }
     flushArray();
-    if (rise !== 0) out.push(out.length ? ' 0 Ts' : '0 Ts');
-    return { operators: out.join(''), advance };
+    if (rise !== 0) out.text(out.length ? ' 0 Ts' : '0 Ts');
+    return { operators: out.string(), advance };
   }
 
   /** A deterministic subset tag: six capitals from a hash of the glyph set (PDF 32000 9.6.4). */
@@ -594,9 +652,13 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
   let inText = false;
   let font = '';
   let fill = '';
+  let fillColor: Rgb | undefined;
   let lineX = 0;
   let lineY = 0;
   const setFill = (color: Rgb) => {
+    // Most texts keep the colour of the one before: compared as numbers before writing the operator.
+    if (fillColor && color[0] === fillColor[0] && color[1] === fillColor[1] && color[2] === fillColor[2]) return;
+    fillColor = color;
     const operator = rgb(color, 'rg');
     if (operator === fill) return;
     fill = operator;
