@@ -13,18 +13,18 @@ import { finalBody, fixture, INVOICE_FIELDS, QUOTE_FIELDS, RECEIPT_FIELDS } from
  * template's version is raised (spec 9.5: appearance → minor, no output change → patch) and the hash renewed.
  */
 const FIXTURES: Record<string, () => unknown> = {
-  'invoice@2.2.0 reference 3 lines': () => fixture('reference-invoice.json'),
-  'invoice@2.2.0 reference 50 lines': () => fixture('reference-invoice-50.json'),
-  'invoice@2.2.0 example letter preview': () => ({ ...findTemplate('invoice')!.example, paper: 'letter' }),
-  'quote@1.2.0 example': () => ({ ...findTemplate('quote')!.example, mode: 'final' }),
-  'receipt@1.2.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
+  'invoice@2.3.0 reference 3 lines': () => fixture('reference-invoice.json'),
+  'invoice@2.3.0 reference 50 lines': () => fixture('reference-invoice-50.json'),
+  'invoice@2.3.0 example letter preview': () => ({ ...findTemplate('invoice')!.example, paper: 'letter' }),
+  'quote@1.3.0 example': () => ({ ...findTemplate('quote')!.example, mode: 'final' }),
+  'receipt@1.3.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
 };
 const GOLDEN: Record<string, string> = {
-  'invoice@2.2.0 reference 3 lines': '76b750f0dcaaea4fde7eb9cdf55eaebdc71d58b39c9ba465f84aa6a89ba04f7c',
-  'invoice@2.2.0 reference 50 lines': '413b93b0ddb3457f55acc42effe278bc7e9ed72c63a7e85726a0291c8da6935d',
-  'invoice@2.2.0 example letter preview': '25c4ec7cd039fe61d13d9ab4df6532524fb2541cafb4ae772007374b09746294',
-  'quote@1.2.0 example': '01a69bf8b7b80281075af392bd732a468e607be8f449305c78967de7f4004ba4',
-  'receipt@1.2.0 example': '8c394b55f78ab94cc121f71253cbb34abed63e585c08ab51e23bb6b7036e1480',
+  'invoice@2.3.0 reference 3 lines': 'e79bae1f1d5d85e32cc881426c062345f5fd78d6bd36c4b9c787b9fa064db238',
+  'invoice@2.3.0 reference 50 lines': '8f53a03aeeea25a6ea0fa44cfe667352a195b1025f1082132d0309617c8e00d0',
+  'invoice@2.3.0 example letter preview': 'd4505d3af396c90687613ebf75ef9bc4998d275b6ae498a1acab33fa016c1acb',
+  'quote@1.3.0 example': '5082613375035516d2452035410a1631fe5aaff0da0934d0b3950cfae6d1ef19',
+  'receipt@1.3.0 example': '78c440c95416f68c07018983be8f3695c658101db067692e460067c1cc5b3c4c',
 };
 
 describe('deterministic bytes (spec 9.7)', () => {

@@ -6,8 +6,8 @@ import { fixtureText } from '../support/requests.ts';
 
 const running: Record<string, { server: RunningServer; key: string }> = {};
 const REFERENCE = fixtureText('reference-invoice.json');
-/** The golden of test/render for this request (invoice 2.2.0, 3 lines). */
-const REFERENCE_SHA = '76b750f0dcaaea4fde7eb9cdf55eaebdc71d58b39c9ba465f84aa6a89ba04f7c';
+/** The golden of test/render for this request (invoice 2.3.0, 3 lines). */
+const REFERENCE_SHA = 'e79bae1f1d5d85e32cc881426c062345f5fd78d6bd36c4b9c787b9fa064db238';
 
 async function libsqlServer(start: typeof startBun) {
   const { url, client, key } = await seedDatabaseFile({ plan: 'free', credits: 5 });
