@@ -11,7 +11,7 @@ declare module 'pako/lib/zlib/zstream.js' {
     next_out: number;
     avail_out: number;
     /** The deflate state; its match-search parameters are set from the level by deflateReset. */
-    state: { good_match: number; max_lazy_match: number; nice_match: number; max_chain_length: number };
+    state: { head: Uint16Array; good_match: number; max_lazy_match: number; nice_match: number; max_chain_length: number };
   }
 }
 
