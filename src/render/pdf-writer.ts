@@ -48,14 +48,15 @@ const utf16Hex = (text: string) => {
   return hex;
 };
 
-const [SPACE, LESS, GREATER] = [0x20, 0x3c, 0x3e];
+const [LINE_FEED, SPACE, LESS, GREATER] = [0x0a, 0x20, 0x3c, 0x3e];
 const HEX_DIGITS = Uint8Array.from('0123456789ABCDEF', (char) => char.charCodeAt(0));
 /** Most character codes String.fromCharCode is given at once (the engines' argument limits are far above). */
 const CHARS_PER_CALL = 8192;
 
 /**
- * ASCII written into one reused buffer and read out as one string: a glyph run's operators (FontUse.show) built
- * with `+=` or joined from pieces left a string or more per glyph for the collector.
+ * Content-stream syntax (ASCII: every string in it is hex) written as bytes into a growing buffer: built as
+ * strings, a glyph run's operators (FontUse.show) left a string or more per glyph for the collector, and a
+ * page's content was joined and encoded once more.
  */
 class AsciiBuffer {
   private codes = new Uint8Array(1024);
@@ -93,18 +94,40 @@ class AsciiBuffer {
     this.length += 4;
   }
 
-  string(): string {
+  /** A line of its own: after a line break unless it is the first. */
+  line(text: string): void {
+    if (this.length) this.char(LINE_FEED);
+    this.text(text);
+  }
+
+  /** Copies `from`…`to` of another buffer. */
+  append(other: AsciiBuffer, from: number, to: number): void {
+    this.room(to - from);
+    this.codes.set(other.codes.subarray(from, to), this.length);
+    this.length += to - from;
+  }
+
+  /** What `from`…`to` holds, as a string. */
+  string(from: number, to: number): string {
     let text = '';
-    for (let at = 0; at < this.length; at += CHARS_PER_CALL) {
-      const part = this.codes.subarray(at, Math.min(this.length, at + CHARS_PER_CALL));
+    for (let at = from; at < to; at += CHARS_PER_CALL) {
+      const part = this.codes.subarray(at, Math.min(to, at + CHARS_PER_CALL));
       text += String.fromCharCode.apply(null, part as unknown as number[]);
     }
     return text;
   }
+
+  /** A copy of what it holds. */
+  bytes(): Uint8Array<ArrayBuffer> {
+    return this.codes.slice(0, this.length);
+  }
 }
 
-/** The buffer FontUse.show writes into: calls are synchronous, so no two use it at once. */
-const operatorChars = new AsciiBuffer();
+/**
+ * The buffer the glyph runs of one text are written into (FontUse.show) before they are copied into the page's
+ * content in drawing order: calls are synchronous, so no two texts use it at once.
+ */
+const runChars = new AsciiBuffer();
 
 /** What a glyph that shows no text of its own maps to: U+2060 WORD JOINER (see FontUse.toUnicode). */
 const SHOWS_NOTHING = '\u2060';
@@ -232,15 +255,14 @@ class FontUse {
   }
 
   /**
-   * The operators that show glyphs at the current point: glyph ids in TJ arrays, with the kerning and mark
+   * The operators that show glyphs at the current point, written at the end of `out`: glyph ids in TJ arrays, with the kerning and mark
    * offsets the shaper gave as adjustments between glyphs, and a mark raised or lowered by text rise; and how
    * far they move the pen, in thousandths of the font size, as a viewer computes it from /W and the adjustments.
    */
-  show(glyphs: readonly ShapedGlyph[], size: number): { operators: string; advance: number } {
+  show(glyphs: readonly ShapedGlyph[], size: number, out: AsciiBuffer): { from: number; to: number; advance: number } {
     const { file } = this.face;
     const scale = 1000 / file.unitsPerEm;
-    const out = operatorChars;
-    out.reset();
+    const from = out.length;
     let advance = 0;
     let inArray = false;
     let inRun = false;
@@ -256,7 +278,7 @@ class FontUse {
       inArray = false;
     };
     const openArray = () => {
-      if (!inArray) out.text(out.length ? ' [' : '[');
+      if (!inArray) out.text(out.length > from ? ' [' : '[');
       inArray = true;
     };
     for (const glyph of glyphs) {
@@ -271,7 +293,7 @@ class FontUse {
       if (glyph.dy !== rise) {
         flushArray();
         rise = glyph.dy;
-        if (out.length) out.char(SPACE);
+        if (out.length > from) out.char(SPACE);
         out.text(`${num((rise * size) / 1000)} Ts`);
       }
       openArray();
@@ -286,8 +308,8 @@ class FontUse {
       if (glyph.text === '') flushArray();
     }
     flushArray();
-    if (rise !== 0) out.text(out.length ? ' 0 Ts' : '0 Ts');
-    return { operators: out.string(), advance };
+    if (rise !== 0) out.text(out.length > from ? ' 0 Ts' : '0 Ts');
+    return { from, to: out.length, advance };
   }
 
   /** A deterministic subset tag: six capitals from a hash of the glyph set (PDF 32000 9.6.4). */
@@ -634,17 +656,17 @@ function spanOf(lineRuns: readonly GlyphRun[], indices: readonly number[]): stri
  * marked-content sequence: a text's of its structure element or artifact (texts one after the other of the same
  * element share one), rules and rectangles a layout artifact's. A sequence never crosses BT or ET.
  */
-function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts, tree: StructureTree, page: number): string {
-  const out: string[] = [];
+function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts, tree: StructureTree, page: number): Uint8Array {
+  const out = new AsciiBuffer();
   let marked: Mark | undefined;
   const mark = (next: Mark) => {
     if (next === marked) return;
-    if (marked) out.push('EMC');
+    if (marked) out.line('EMC');
     marked = next;
-    out.push(tree.open(next, page));
+    out.line(tree.open(next, page));
   };
   const endMark = () => {
-    if (marked) out.push('EMC');
+    if (marked) out.line('EMC');
     marked = undefined;
   };
   const watermarks: Extract<DrawOp, { kind: 'watermark' }>[] = [];
@@ -662,19 +684,19 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
     const operator = rgb(color, 'rg');
     if (operator === fill) return;
     fill = operator;
-    out.push(operator);
+    out.line(operator);
   };
   const endText = () => {
     if (!inText) return;
     endMark();
-    out.push('ET');
+    out.line('ET');
     inText = false;
   };
   for (const op of ops) {
     if (op.kind === 'text') {
       if (!inText) {
         endMark();
-        out.push('BT');
+        out.line('BT');
         lineX = 0;
         lineY = 0;
       }
@@ -684,7 +706,8 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
       setFill(op.color);
       const [x, y] = [Math.round(op.x * 100) / 100, Math.round(flip(op.y) * 100) / 100];
       const { runs, logicalOrder } = fonts.lineOf(op.weight, op.text);
-      const shown = runs.map((run) => fonts.useOf(run.face).show(run.glyphs, op.size));
+      runChars.reset();
+      const shown = runs.map((run) => fonts.useOf(run.face).show(run.glyphs, op.size, runChars));
       stretchesOf(
         runs,
         logicalOrder,
@@ -697,16 +720,15 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
           const selected = `/${fonts.useOf(run.face).resource} ${num(op.size)} Tf`;
           if (selected !== font) {
             font = selected;
-            out.push(selected);
+            out.line(selected);
           }
-          const { operators } = shown[index]!;
-          const drawn = run.emboldened
-            ? `2 Tr ${num((EMBOLDEN_STROKE * op.size) / 1000)} w ${rgb(op.color, 'RG')} ${operators} 0 Tr`
-            : operators;
           const start = number === 0 ? `${num(x - lineX)} ${num(y - lineY)} Td ` : '';
-          out.push(place === 0 ? `${start}${move}${span}${drawn}` : drawn);
+          out.line(place === 0 ? `${start}${move}${span}` : '');
+          if (run.emboldened) out.text(`2 Tr ${num((EMBOLDEN_STROKE * op.size) / 1000)} w ${rgb(op.color, 'RG')} `);
+          out.append(runChars, shown[index]!.from, shown[index]!.to);
+          if (run.emboldened) out.text(' 0 Tr');
         });
-        if (span) out.push('EMC');
+        if (span) out.line('EMC');
       });
       [lineX, lineY] = [x, y];
       continue;
@@ -716,15 +738,15 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
     switch (op.kind) {
       case 'rect':
         setFill(op.color);
-        out.push(`${num(op.x)} ${num(flip(op.y + op.height))} ${num(op.width)} ${num(op.height)} re f`);
+        out.line(`${num(op.x)} ${num(flip(op.y + op.height))} ${num(op.width)} ${num(op.height)} re f`);
         break;
       case 'frame':
-        out.push(
+        out.line(
           `${rgb(op.color, 'RG')} ${num(op.lineWidth)} w ${num(op.x)} ${num(flip(op.y + op.height))} ${num(op.width)} ${num(op.height)} re S`,
         );
         break;
       case 'line':
-        out.push(`${rgb(op.color, 'RG')} ${num(op.width)} w ${num(op.x1)} ${num(flip(op.y1))} m ${num(op.x2)} ${num(flip(op.y2))} l S`);
+        out.line(`${rgb(op.color, 'RG')} ${num(op.width)} w ${num(op.x1)} ${num(flip(op.y1))} m ${num(op.x2)} ${num(flip(op.y2))} l S`);
         break;
       case 'watermark':
         watermarks.push(op);
@@ -735,8 +757,8 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
   }
   endText();
   endMark();
-  for (const watermark of watermarks) out.push(watermarkOf(watermark, size, fonts));
-  return out.join('\n');
+  for (const watermark of watermarks) out.line(watermarkOf(watermark, size, fonts));
+  return out.bytes();
 }
 
 /**
@@ -759,7 +781,10 @@ function watermarkOf(op: Extract<DrawOp, { kind: 'watermark' }>, size: PageSize,
   const y = size.height / 2 - (width / 2) * sin - lift * cos;
   const matrix = [cos, sin, -sin, cos, x, y].map(num).join(' ');
   const actualText = textString(op.text).toString();
-  return `${artifactOperator(PAGINATION, 'Watermark')} /Span << /ActualText ${actualText} >> BDC q /GS1 gs BT ${rgb(op.color, 'rg')} /${use.resource} ${num(op.size)} Tf ${matrix} Tm ${use.show(run!.glyphs, op.size).operators} ET Q EMC EMC`;
+  runChars.reset();
+  const shown = use.show(run!.glyphs, op.size, runChars);
+  const operators = runChars.string(shown.from, shown.to);
+  return `${artifactOperator(PAGINATION, 'Watermark')} /Span << /ActualText ${actualText} >> BDC q /GS1 gs BT ${rgb(op.color, 'rg')} /${use.resource} ${num(op.size)} Tf ${matrix} Tm ${operators} ET Q EMC EMC`;
 }
 
 /**
@@ -798,7 +823,7 @@ export async function writePdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer>
     pageRefs.push(page.ref);
     page.node.set(PDFName.of('StructParents'), context.obj(index));
     page.node.set(PDFName.of('Tabs'), PDFName.of('S'));
-    const content = new TextEncoder().encode(contentOf(ops, input.size, fonts, tree, index));
+    const content = contentOf(ops, input.size, fonts, tree, index);
     // Rebuilt for every document: the tuning of a document's own streams (deflate.ts). Font subsets get the
     // default level, where the size matters more: most of a Latin subset is compressed once (StableSubset).
     const compressed = deflate(content, DOCUMENT_STREAMS);
