@@ -673,6 +673,9 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
   const flip = (y: number) => size.height - y;
   let inText = false;
   let font = '';
+  /** The font and size `font` was last chosen for: a text in the same writes no Tf and builds none. */
+  let fontUse: FontUse | undefined;
+  let fontSize = 0;
   let fill = '';
   let fillColor: Rgb | undefined;
   let lineX = 0;
@@ -717,13 +720,18 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
         const move = num(stretch.move) === '0' ? '' : `[${num(stretch.move)}] TJ `;
         stretch.runs.forEach((index, place) => {
           const run = runs[index]!;
-          const selected = `/${fonts.useOf(run.face).resource} ${num(op.size)} Tf`;
-          if (selected !== font) {
-            font = selected;
-            out.line(selected);
+          const use = fonts.useOf(run.face);
+          if (use !== fontUse || op.size !== fontSize) {
+            [fontUse, fontSize] = [use, op.size];
+            const selected = `/${use.resource} ${num(op.size)} Tf`;
+            if (selected !== font) {
+              font = selected;
+              out.line(selected);
+            }
           }
-          const start = number === 0 ? `${num(x - lineX)} ${num(y - lineY)} Td ` : '';
-          out.line(place === 0 ? `${start}${move}${span}` : '');
+          out.line('');
+          if (number === 0 && place === 0) out.text(`${num(x - lineX)} ${num(y - lineY)} Td `);
+          if (place === 0) out.text(move + span);
           if (run.emboldened) out.text(`2 Tr ${num((EMBOLDEN_STROKE * op.size) / 1000)} w ${rgb(op.color, 'RG')} `);
           out.append(runChars, shown[index]!.from, shown[index]!.to);
           if (run.emboldened) out.text(' 0 Tr');
