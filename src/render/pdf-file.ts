@@ -1,5 +1,6 @@
 import { type PDFContext, type PDFObject, type PDFRef, PDFStream } from 'pdf-lib';
 import { concatBytes } from '../bytes.ts';
+import { AsciiBuffer, LINE_FEED } from './ascii-buffer.ts';
 import { DOCUMENT_STREAMS, deflate } from './deflate.ts';
 
 /** An object written as its PDF syntax by the caller (the structure elements), by its number: ASCII only. */
@@ -56,12 +57,16 @@ export function serializePdf(context: PDFContext, written: readonly WrittenObjec
   packed.push(...written);
   packed.sort((a, b) => a[0] - b[0]);
 
-  let offsets = '';
-  let body = '';
+  // The objects' syntax is written as bytes once, beside the table of their offsets that goes before it.
+  const offsets = new AsciiBuffer();
+  const body = new AsciiBuffer();
   for (const [number, syntax] of packed) {
-    offsets += `${number} ${body.length} `;
-    body += `${syntax}\n`;
+    offsets.text(`${number} ${body.length} `);
+    body.text(syntax);
+    body.char(LINE_FEED);
   }
+  const first = offsets.length;
+  offsets.append(body, 0, body.length);
   const objectStream = context.nextRef().objectNumber;
   const xrefStream = context.nextRef().objectNumber;
   const size = xrefStream + 1;
@@ -97,10 +102,10 @@ export function serializePdf(context: PDFContext, written: readonly WrittenObjec
   // The structure tree, one element per table cell, is most of it and rebuilt for every document: the tuning of
   // a document's own streams (deflate.ts). Its state is kept between calls, so zlib's window and hash table
   // cost no set-up per document.
-  const contents = deflate(ascii(offsets + body), DOCUMENT_STREAMS);
+  const contents = deflate(offsets.view(), DOCUMENT_STREAMS);
   pushObject(
     objectStream,
-    `<</Type /ObjStm /N ${packed.length} /First ${offsets.length} /Filter /FlateDecode /Length ${contents.length}>>`,
+    `<</Type /ObjStm /N ${packed.length} /First ${first} /Filter /FlateDecode /Length ${contents.length}>>`,
     contents,
   );
 
