@@ -3,8 +3,15 @@ import { concatBytes } from '../bytes.ts';
 import { AsciiBuffer, LINE_FEED } from './ascii-buffer.ts';
 import { DOCUMENT_STREAMS, deflate } from './deflate.ts';
 
-/** An object written as its PDF syntax by the caller (the structure elements), by its number: ASCII only. */
-export type WrittenObject = readonly [objectNumber: number, syntax: string];
+/**
+ * Objects written as PDF syntax by the caller (the structure tree): numbers `first`, `first + 1`… one after
+ * another in `syntax`, object `i` ending at `ends[i]`. ASCII only.
+ */
+export interface WrittenObjects {
+  readonly first: number;
+  readonly syntax: AsciiBuffer;
+  readonly ends: readonly number[];
+}
 
 /**
  * A cross-reference stream entry: 1 byte of type, 4 of offset (or of the object stream's number), 2 of generation
@@ -47,24 +54,42 @@ const HEADER = Uint8Array.of(...encoder.encode('%PDF-1.7\n%'), 0xe2, 0xe3, 0xcf,
  * pdf-lib's own writers cannot take objects written as text, and build and compress a dictionary object per
  * structure element, which costs more than the rest of the document; this writes the same objects in order.
  */
-export function serializePdf(context: PDFContext, written: readonly WrittenObject[]): Uint8Array<ArrayBuffer> {
+export function serializePdf(context: PDFContext, written: WrittenObjects): Uint8Array<ArrayBuffer> {
   const streams: [PDFRef, PDFStream][] = [];
-  const packed: WrittenObject[] = [];
+  const objects: [number, PDFObject][] = [];
   for (const [ref, object] of context.enumerateIndirectObjects() as [PDFRef, PDFObject][]) {
     if (object instanceof PDFStream) streams.push([ref, object]);
-    else packed.push([ref.objectNumber, object.toString()]);
+    else objects.push([ref.objectNumber, object]);
   }
-  packed.push(...written);
-  packed.sort((a, b) => a[0] - b[0]);
+  objects.sort((a, b) => a[0] - b[0]);
 
-  // The objects' syntax is written as bytes once, beside the table of their offsets that goes before it.
+  // The objects' syntax is written as bytes once, in the order of their numbers (the written block among
+  // pdf-lib's), beside the table of their offsets that goes before it.
+  const packed: number[] = [];
   const offsets = new AsciiBuffer();
   const body = new AsciiBuffer();
-  for (const [number, syntax] of packed) {
+  const pack = (number: number) => {
+    packed.push(number);
     offsets.text(`${number} ${body.length} `);
-    body.text(syntax);
+  };
+  const packWritten = () => {
+    written.ends.forEach((end, index) => {
+      pack(written.first + index);
+      body.append(written.syntax, index === 0 ? 0 : written.ends[index - 1]!, end);
+      body.char(LINE_FEED);
+    });
+  };
+  let writtenPacked = false;
+  for (const [number, object] of objects) {
+    if (!writtenPacked && number > written.first) {
+      packWritten();
+      writtenPacked = true;
+    }
+    pack(number);
+    body.text(object.toString());
     body.char(LINE_FEED);
   }
+  if (!writtenPacked) packWritten();
   const first = offsets.length;
   offsets.append(body, 0, body.length);
   const objectStream = context.nextRef().objectNumber;
@@ -96,7 +121,7 @@ export function serializePdf(context: PDFContext, written: readonly WrittenObjec
     push(bytes);
     push(ascii('\nendobj\n'));
   }
-  packed.forEach(([number], index) => {
+  packed.forEach((number, index) => {
     entries[number] = [2, objectStream, index];
   });
   // The structure tree, one element per table cell, is most of it and rebuilt for every document: the tuning of
