@@ -89,11 +89,14 @@ function countedIndex(codePoint: number): number {
   return index;
 }
 
+/** The letters of each of COUNTED in the text languageOfText is counting: one array for every call. */
+const COUNTS = new Uint32Array(COUNTED.length);
+
 const NON_ASCII = /[^\p{ASCII}]/u;
 export const isAscii = (text: string) => !NON_ASCII.test(text);
 
 export function languageOfText(text: string): string | undefined {
-  const counts = new Array<number>(COUNTED.length).fill(0);
+  const counts = COUNTS.fill(0);
   for (let at = 0; at < text.length; at++) {
     const codePoint = text.codePointAt(at)!;
     if (codePoint > 0xffff) at++;
