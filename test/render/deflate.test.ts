@@ -1,7 +1,7 @@
 import { inflateSync } from 'node:zlib';
 import pako from 'pako';
 import { describe, expect, it } from 'vitest';
-import { deflate, deflatePiece, storedPiece, zlibOfPieces } from '../../src/render/deflate.ts';
+import { DOCUMENT_STREAMS, deflate, deflatePiece, storedPiece, zlibOfPieces } from '../../src/render/deflate.ts';
 
 /** Bytes with the repeats a font or a content stream has, of a length and seed of their own. */
 function sample(length: number, seed: number): Uint8Array {
@@ -20,6 +20,19 @@ describe('deflate with a kept state (issue 19)', () => {
     for (const level of [1, 4, 5, 6] as const) {
       for (const input of inputs) expect(deflate(input, level)).toEqual(pako.deflate(input, { level }));
     }
+  });
+
+  it('compresses with a tuning to a stream that inflates back, the same bytes every call, leaving its base level as pako has it', () => {
+    const elements = Array.from({ length: 800 }, (_, index) => `<</S/TD/P ${300 + (index >> 2)} 0 R/Pg 20 0 R/K ${index}>>\n`);
+    const inputs = [new TextEncoder().encode(elements.join('')), sample(500, 11)];
+    const first = inputs.map((input) => deflate(input, DOCUMENT_STREAMS));
+    for (const [index, input] of inputs.entries()) {
+      expect(new Uint8Array(inflateSync(first[index]!))).toEqual(input);
+      expect(deflate(input, DOCUMENT_STREAMS.level)).toEqual(pako.deflate(input, { level: 5 }));
+      expect(deflate(input, DOCUMENT_STREAMS)).toEqual(first[index]);
+    }
+    // A shorter chain than level 5's: a stream of its own, not level 5's under another name.
+    expect(first[0]).not.toEqual(pako.deflate(inputs[0]!, { level: 5 }));
   });
 
   it('makes a zlib stream of pieces compressed apart or stored (more than a stored block holds) that inflates to the pieces end to end', () => {
