@@ -1,5 +1,3 @@
-import adler32 from 'pako/lib/zlib/adler32.js';
-import { concatBytes } from '../bytes.ts';
 import { deflatePiece, storedPiece } from './deflate.ts';
 
 /**
@@ -225,50 +223,4 @@ export class LiteralCode {
     const piece = out.finish(SYNC_MARKER);
     return piece.length < data.length + 5 ? piece : storedPiece(data);
   }
-}
-
-const ADLER_BASE = 65521;
-
-/** The Adler-32 of two byte strings end to end from the checksums of each (zlib's adler32_combine). */
-export function combinedAdler32(first: number, second: number, secondLength: number): number {
-  const remainder = secondLength % ADLER_BASE;
-  let sum1 = first & 0xffff;
-  let sum2 = (remainder * sum1) % ADLER_BASE;
-  sum1 += (second & 0xffff) + ADLER_BASE - 1;
-  sum2 += ((first >>> 16) & 0xffff) + ((second >>> 16) & 0xffff) + ADLER_BASE - remainder;
-  if (sum1 >= ADLER_BASE) sum1 -= ADLER_BASE;
-  if (sum1 >= ADLER_BASE) sum1 -= ADLER_BASE;
-  if (sum2 >= ADLER_BASE * 2) sum2 -= ADLER_BASE * 2;
-  if (sum2 >= ADLER_BASE) sum2 -= ADLER_BASE;
-  return ((sum2 << 16) | sum1) >>> 0;
-}
-
-/** A piece of a zlib stream with what it holds: its bytes' length and Adler-32 (kept with a piece made once). */
-export interface ZlibPart {
-  readonly piece: Uint8Array;
-  readonly length: number;
-  readonly adler: number;
-}
-
-/** A part of `data` compressed into `piece`. */
-export const partOf = (data: Uint8Array, piece: Uint8Array): ZlibPart => ({
-  piece,
-  length: data.length,
-  adler: adler32(1, data, data.length, 0) >>> 0,
-});
-
-const ZLIB_HEADER = Uint8Array.of(0x78, 0x9c);
-/** An empty final block with the fixed codes: what ends a stream whose blocks all came before. */
-const FINAL_EMPTY_BLOCK = Uint8Array.of(0x03, 0x00);
-
-/**
- * A zlib stream of the parts one after the other, like deflate.ts zlibOfPieces, its checksum combined from the
- * parts' own: the bytes of a part made once are not read again per document.
- */
-export function zlibOfParts(parts: readonly ZlibPart[]): Uint8Array<ArrayBuffer> {
-  let adler = 1;
-  for (const part of parts) adler = combinedAdler32(adler, part.adler, part.length);
-  const checksum = new Uint8Array(4);
-  new DataView(checksum.buffer).setUint32(0, adler);
-  return concatBytes([ZLIB_HEADER, ...parts.map((part) => part.piece), FINAL_EMPTY_BLOCK, checksum]);
 }

@@ -1,18 +1,18 @@
 import { type PDFContext, type PDFObject, type PDFRef, PDFStream } from 'pdf-lib';
 import { concatBytes } from '../bytes.ts';
-import { deflate } from './deflate.ts';
-
-/** An object written as its PDF syntax by the caller (the structure elements), by its number: ASCII only. */
-export type WrittenObject = readonly [objectNumber: number, syntax: string];
+import { AsciiBuffer, LINE_FEED } from './ascii-buffer.ts';
+import { DOCUMENT_STREAMS, deflate } from './deflate.ts';
 
 /**
- * The object stream's compression level. It holds the structure tree, one element per table cell, rebuilt for
- * every document: pako's level 5 makes it as small as the default level 6 does, and faster; the fast levels (1-3)
- * make the 50-line reference invoice 3% larger. Its state is kept between calls (deflate.ts), so zlib's default
- * window and hash table cost no set-up per document, and compress the 50-line invoice's stream faster and smaller
- * than a 4 KB window did with pako's own per-call state.
+ * Objects written as PDF syntax by the caller (the structure tree): numbers `first`, `first + 1`… one after
+ * another in `syntax`, object `i` ending at `ends[i]`. ASCII only.
  */
-const OBJECT_STREAM_LEVEL = 5;
+export interface WrittenObjects {
+  readonly first: number;
+  readonly syntax: AsciiBuffer;
+  readonly ends: readonly number[];
+}
+
 /**
  * A cross-reference stream entry: 1 byte of type, 4 of offset (or of the object stream's number), 2 of generation
  * (or of the index in the object stream).
@@ -54,22 +54,44 @@ const HEADER = Uint8Array.of(...encoder.encode('%PDF-1.7\n%'), 0xe2, 0xe3, 0xcf,
  * pdf-lib's own writers cannot take objects written as text, and build and compress a dictionary object per
  * structure element, which costs more than the rest of the document; this writes the same objects in order.
  */
-export function serializePdf(context: PDFContext, written: readonly WrittenObject[]): Uint8Array<ArrayBuffer> {
+export function serializePdf(context: PDFContext, written: WrittenObjects): Uint8Array<ArrayBuffer> {
   const streams: [PDFRef, PDFStream][] = [];
-  const packed: WrittenObject[] = [];
+  const objects: [number, PDFObject][] = [];
   for (const [ref, object] of context.enumerateIndirectObjects() as [PDFRef, PDFObject][]) {
     if (object instanceof PDFStream) streams.push([ref, object]);
-    else packed.push([ref.objectNumber, object.toString()]);
+    else objects.push([ref.objectNumber, object]);
   }
-  packed.push(...written);
-  packed.sort((a, b) => a[0] - b[0]);
+  objects.sort((a, b) => a[0] - b[0]);
 
-  let offsets = '';
-  let body = '';
-  for (const [number, syntax] of packed) {
-    offsets += `${number} ${body.length} `;
-    body += `${syntax}\n`;
+  // The objects' syntax is written as bytes once, in the order of their numbers (the written block among
+  // pdf-lib's), beside the table of their offsets that goes before it.
+  const packed: number[] = [];
+  const offsets = new AsciiBuffer();
+  const body = new AsciiBuffer();
+  const pack = (number: number) => {
+    packed.push(number);
+    offsets.text(`${number} ${body.length} `);
+  };
+  const packWritten = () => {
+    written.ends.forEach((end, index) => {
+      pack(written.first + index);
+      body.append(written.syntax, index === 0 ? 0 : written.ends[index - 1]!, end);
+      body.char(LINE_FEED);
+    });
+  };
+  let writtenPacked = false;
+  for (const [number, object] of objects) {
+    if (!writtenPacked && number > written.first) {
+      packWritten();
+      writtenPacked = true;
+    }
+    pack(number);
+    body.text(object.toString());
+    body.char(LINE_FEED);
   }
+  if (!writtenPacked) packWritten();
+  const first = offsets.length;
+  offsets.append(body, 0, body.length);
   const objectStream = context.nextRef().objectNumber;
   const xrefStream = context.nextRef().objectNumber;
   const size = xrefStream + 1;
@@ -99,13 +121,16 @@ export function serializePdf(context: PDFContext, written: readonly WrittenObjec
     push(bytes);
     push(ascii('\nendobj\n'));
   }
-  packed.forEach(([number], index) => {
+  packed.forEach((number, index) => {
     entries[number] = [2, objectStream, index];
   });
-  const contents = deflate(ascii(offsets + body), OBJECT_STREAM_LEVEL);
+  // The structure tree, one element per table cell, is most of it and rebuilt for every document: the tuning of
+  // a document's own streams (deflate.ts). Its state is kept between calls, so zlib's window and hash table
+  // cost no set-up per document.
+  const contents = deflate(offsets.view(), DOCUMENT_STREAMS);
   pushObject(
     objectStream,
-    `<</Type /ObjStm /N ${packed.length} /First ${offsets.length} /Filter /FlateDecode /Length ${contents.length}>>`,
+    `<</Type /ObjStm /N ${packed.length} /First ${first} /Filter /FlateDecode /Length ${contents.length}>>`,
     contents,
   );
 

@@ -1,12 +1,13 @@
 import { type PDFContext, PDFDocument, PDFHexString, PDFName, type PDFRef } from 'pdf-lib';
 import { concatBytes } from '../bytes.ts';
+import { AsciiBuffer, GREATER, LESS, LINE_FEED, SPACE } from './ascii-buffer.ts';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
-import { DEFAULT_LEVEL, deflate, deflatePiece, storedPiece } from './deflate.ts';
+import { DEFAULT_LEVEL, DOCUMENT_STREAMS, deflate, deflatePiece, partOf, storedPiece, type ZlibPart, zlibOfParts } from './deflate.ts';
 import { UndrawableText } from './errors.ts';
 import type { EmbeddableFace, FontFace, FontWeight } from './faces.ts';
 import { FALLBACK_FACES } from './font-coverage.ts';
 import type { FontSet } from './fonts.ts';
-import { LiteralCode, partOf, type ZlibPart, zlibOfParts } from './literal-deflate.ts';
+import { LiteralCode } from './literal-deflate.ts';
 import { serializePdf } from './pdf-file.ts';
 import type { ShapedGlyph } from './shaping.ts';
 import { isArtifact, type Mark, PAGINATION, type StructureElement } from './structure.ts';
@@ -29,14 +30,6 @@ interface PdfInput {
 
 /** Stroke width of emboldened text (a family without a bold face), in thousandths of the font size. */
 const EMBOLDEN_STROKE = 30;
-/**
- * Content streams are rebuilt for every document, so they get a fast level; font subsets get the default level
- * (deflate.ts), where the size matters more: most of a Latin subset is compressed once (StableSubset). Level 4,
- * pako's fastest with lazy matching: with the marked-content operators of the tagged PDF, it makes the 50-line
- * reference invoice's content streams 5% (317 bytes) smaller than level 3, keeping it under 30 KB, for about
- * 0.05 ms more per render (level 5: 500 bytes fewer again, 0.1 ms more).
- */
-const CONTENT_COMPRESSION_LEVEL = 4;
 /** Fill opacity of the preview watermark: legible across the page without hiding what is under it. */
 const WATERMARK_OPACITY = 0.16;
 
@@ -48,9 +41,14 @@ function num(value: number): string {
 
 const rgb = (color: Rgb, operator: 'rg' | 'RG') => `${num(color[0])} ${num(color[1])} ${num(color[2])} ${operator}`;
 const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).toUpperCase().padStart(2, '0'));
-const hex4 = (value: number) => HEX_BYTES[value >> 8]! + HEX_BYTES[value & 0xff]!;
 /** A glyph's width as the font's /W array gives it, in thousandths of the font size: what a viewer moves the pen by. */
 const widthOf = (file: EmbeddableFace['file'], gid: number) => Math.round(file.advances[gid]! * (1000 / file.unitsPerEm));
+
+/**
+ * The buffer the glyph runs of one text are written into (FontUse.show) before they are copied into the page's
+ * content in drawing order: calls are synchronous, so no two texts use it at once.
+ */
+const runChars = new AsciiBuffer();
 
 /** What a glyph that shows no text of its own maps to: U+2060 WORD JOINER (see FontUse.toUnicode). */
 const SHOWS_NOTHING = '\u2060';
@@ -178,50 +176,61 @@ class FontUse {
   }
 
   /**
-   * The operators that show glyphs at the current point: glyph ids in TJ arrays, with the kerning and mark
+   * The operators that show glyphs at the current point, written at the end of `out`: glyph ids in TJ arrays, with the kerning and mark
    * offsets the shaper gave as adjustments between glyphs, and a mark raised or lowered by text rise; and how
    * far they move the pen, in thousandths of the font size, as a viewer computes it from /W and the adjustments.
    */
-  show(glyphs: readonly ShapedGlyph[], size: number): { operators: string; advance: number } {
+  show(glyphs: readonly ShapedGlyph[], size: number, out: AsciiBuffer): { from: number; to: number; advance: number } {
     const { file } = this.face;
     const scale = 1000 / file.unitsPerEm;
-    const out: string[] = [];
+    const from = out.length;
     let advance = 0;
-    let array = '';
-    let run = '';
+    let inArray = false;
+    let inRun = false;
     let shift = 0;
     let rise = 0;
     const flushRun = () => {
-      if (run) array += `<${run}>`;
-      run = '';
+      if (inRun) out.char(GREATER);
+      inRun = false;
     };
     const flushArray = () => {
       flushRun();
-      if (array) out.push(`[${array}] TJ`);
-      array = '';
+      if (inArray) out.text('] TJ');
+      inArray = false;
+    };
+    const openArray = () => {
+      if (!inArray) out.text(out.length > from ? ' [' : '[');
+      inArray = true;
     };
     for (const glyph of glyphs) {
       shift += glyph.dx;
       if (Math.abs(shift) >= 0.005) {
         flushRun();
+        openArray();
         const adjustment = num(-shift);
-        array += adjustment;
+        out.text(adjustment);
         advance -= Number(adjustment);
       }
       if (glyph.dy !== rise) {
         flushArray();
         rise = glyph.dy;
-        out.push(`${num((rise * size) / 1000)} Ts`);
+        if (out.length > from) out.char(SPACE);
+        out.text(`${num((rise * size) / 1000)} Ts`);
       }
-      run += hex4(this.idOf(glyph));
+      openArray();
+      if (!inRun) {
+        out.char(LESS);
+        inRun = true;
+      }
+      out.hex4(this.idOf(glyph));
       advance += widthOf(file, glyph.gid);
       shift = glyph.advance - file.advances[glyph.gid]! * scale - glyph.dx;
       // pdf.js skips a glyph that shows nothing together with the adjustment after it in the same array.
       if (glyph.text === '') flushArray();
     }
     flushArray();
-    if (rise !== 0) out.push('0 Ts');
-    return { operators: out.join(' '), advance };
+    if (rise !== 0) out.text(out.length > from ? ' 0 Ts' : '0 Ts');
+    return { from, to: out.length, advance };
   }
 
   /** A deterministic subset tag: six capitals from a hash of the glyph set (PDF 32000 9.6.4). */
@@ -245,50 +254,37 @@ const CMAP_HEAD = ASCII.encode(
   '/CIDInit /ProcSet findresource begin\n12 dict begin\nbegincmap\n/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def\n' +
     '/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n',
 );
-const CMAP_TAIL = ASCII.encode('endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend');
 
+/** The characters of the hex digits, which a ToUnicode literal code is made to expect (see embedStableFace). */
 const HEX_DIGITS = ASCII.encode('0123456789ABCDEF');
-const BEGIN_BFCHAR = ASCII.encode(' beginbfchar\n');
-const END_BFCHAR = ASCII.encode('endbfchar\n');
+const CMAP_TAIL_TEXT = 'endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend';
 
 /**
  * ToUnicode entries (sorted by id) as bfchar blocks of at most 100 entries (PDF 32000 9.10.3), each ending in a
- * line break, then `tail`: `<0041> <0041>` per entry, UTF-16BE hex, written as bytes (a document's entries are
- * written per document, and strings were most of that).
+ * line break, then the CMap's tail when `withTail`: `<0041> <0041>` per entry, UTF-16BE hex, written as bytes (a
+ * document's entries are written per document, and strings were most of that).
  */
-function bfcharBlocks(entries: readonly ToUnicodeEntry[], tail: Uint8Array = new Uint8Array(0)): Uint8Array {
-  let size = tail.length + Math.ceil(entries.length / 100) * (3 + BEGIN_BFCHAR.length + END_BFCHAR.length);
-  for (const [, text] of entries) size += 10 + 4 * Math.max(1, text.length);
-  const out = new Uint8Array(size);
-  let at = 0;
-  const hex4Bytes = (value: number) => {
-    out[at++] = HEX_DIGITS[(value >> 12) & 15]!;
-    out[at++] = HEX_DIGITS[(value >> 8) & 15]!;
-    out[at++] = HEX_DIGITS[(value >> 4) & 15]!;
-    out[at++] = HEX_DIGITS[value & 15]!;
-  };
+function bfcharBlocks(entries: readonly ToUnicodeEntry[], withTail = false): Uint8Array {
+  const out = new AsciiBuffer();
   for (let start = 0; start < entries.length; start += 100) {
     const end = Math.min(entries.length, start + 100);
-    for (const digit of String(end - start)) out[at++] = digit.charCodeAt(0);
-    out.set(BEGIN_BFCHAR, at);
-    at += BEGIN_BFCHAR.length;
+    out.text(`${end - start} beginbfchar\n`);
     for (let index = start; index < end; index++) {
       const [id, text] = entries[index]!;
       const shown = text === '' ? SHOWS_NOTHING : text;
-      out[at++] = 0x3c; // <
-      hex4Bytes(id);
-      out[at++] = 0x3e; // >
-      out[at++] = 0x20;
-      out[at++] = 0x3c;
-      for (let i = 0; i < shown.length; i++) hex4Bytes(shown.charCodeAt(i));
-      out[at++] = 0x3e;
-      out[at++] = 0x0a; // line feed
+      out.char(LESS);
+      out.hex4(id);
+      out.char(GREATER);
+      out.char(SPACE);
+      out.char(LESS);
+      for (let i = 0; i < shown.length; i++) out.hex4(shown.charCodeAt(i));
+      out.char(GREATER);
+      out.char(LINE_FEED);
     }
-    out.set(END_BFCHAR, at);
-    at += END_BFCHAR.length;
+    out.text('endbfchar\n');
   }
-  out.set(tail, at);
-  return out.subarray(0, at + tail.length);
+  if (withTail) out.text(CMAP_TAIL_TEXT);
+  return out.view();
 }
 
 /**
@@ -361,7 +357,7 @@ function stableSubsetOf(face: FontFace): StableSubset {
     // more glyphs of their own), and 18 times shorter to count in an isolate's first render.
     fontFileCode: new LiteralCode(concatBytes([subset.directory, subset.rest]), true),
     // Coded for the characters a ToUnicode map is written with (every hex digit among them), and no others.
-    toUnicodeCode: new LiteralCode(concatBytes([HEX_DIGITS, bfcharBlocks(entries, CMAP_TAIL)]), false),
+    toUnicodeCode: new LiteralCode(concatBytes([HEX_DIGITS, bfcharBlocks(entries, true)]), false),
   };
   stableSubsets.set(face, stable);
   return stable;
@@ -380,8 +376,8 @@ function compressFontFile({ directory, rest }: SubsetFile, stable: StableSubset 
 /** The ToUnicode CMap of a font, compressed; with a stable subset, its entries compressed once. */
 function compressedToUnicode(use: FontUse): Uint8Array {
   const { stable } = use;
-  if (!stable) return deflate(concatBytes([CMAP_HEAD, bfcharBlocks(use.toUnicode(), CMAP_TAIL)]), DEFAULT_LEVEL);
-  const rest = bfcharBlocks(use.toUnicode(), CMAP_TAIL);
+  if (!stable) return deflate(concatBytes([CMAP_HEAD, bfcharBlocks(use.toUnicode(), true)]), DEFAULT_LEVEL);
+  const rest = bfcharBlocks(use.toUnicode(), true);
   return zlibOfParts([stable.toUnicodeHead, partOf(rest, stable.toUnicodeCode.piece(rest))]);
 }
 
@@ -520,6 +516,13 @@ interface Stretch {
   readonly runs: readonly number[];
 }
 
+/** One stretch of `count` runs in order, without a move: shared, as most lines are one run. */
+const IN_ORDER: Stretch[][] = [];
+function inOrder(count: number): readonly Stretch[] {
+  IN_ORDER[count] ??= [{ move: 0, runs: Array.from({ length: count }, (_, index) => index) }];
+  return IN_ORDER[count];
+}
+
 /**
  * The order a line's runs are drawn in: the order of the text, so that pdf.js, which reads a line's items in
  * drawing order (one item per font) and turns each right-to-left item around on its own, gives a right-to-left
@@ -533,7 +536,9 @@ interface Stretch {
  * point), so every glyph lands where drawing the runs left to right would put it. A line without right-to-left
  * text is one stretch without a move: drawn as before.
  */
-function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], advances: readonly number[]): Stretch[] {
+function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], advances: readonly number[]): readonly Stretch[] {
+  // Runs in the order of the text (every line without right-to-left text) are one stretch without a move.
+  if (logicalOrder.every((place, index) => place === index)) return inOrder(runs.length);
   const rank: number[] = [];
   logicalOrder.forEach((index, place) => {
     rank[index] = place;
@@ -575,10 +580,11 @@ function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], adv
  * last. pdf.js ignores /ActualText and reads the glyphs. Latin text drawn left to right gets no span: its bytes
  * stay.
  */
-function spanOf(runs: readonly GlyphRun[]): string {
-  if (runs.every((run) => !('info' in run.face) && run.drawnText === undefined)) return '';
+function spanOf(lineRuns: readonly GlyphRun[], indices: readonly number[]): string {
+  if (indices.every((index) => !('info' in lineRuns[index]!.face) && lineRuns[index]!.drawnText === undefined)) return '';
   let text = '';
-  for (const run of runs) {
+  for (const index of indices) {
+    const run = lineRuns[index]!;
     if (run.drawnText !== undefined) text += run.drawnText;
     else for (const glyph of run.glyphs) text += glyph.text ?? String.fromCodePoint(glyph.codePoint);
   }
@@ -591,43 +597,50 @@ function spanOf(runs: readonly GlyphRun[]): string {
  * marked-content sequence: a text's of its structure element or artifact (texts one after the other of the same
  * element share one), rules and rectangles a layout artifact's. A sequence never crosses BT or ET.
  */
-function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts, tree: StructureTree, page: number): string {
-  const out: string[] = [];
+function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts, tree: StructureTree, page: number): Uint8Array {
+  const out = new AsciiBuffer();
   let marked: Mark | undefined;
   const mark = (next: Mark) => {
     if (next === marked) return;
-    if (marked) out.push('EMC');
+    if (marked) out.line('EMC');
     marked = next;
-    out.push(tree.open(next, page));
+    out.line(tree.open(next, page));
   };
   const endMark = () => {
-    if (marked) out.push('EMC');
+    if (marked) out.line('EMC');
     marked = undefined;
   };
   const watermarks: Extract<DrawOp, { kind: 'watermark' }>[] = [];
   const flip = (y: number) => size.height - y;
   let inText = false;
   let font = '';
+  /** The font and size `font` was last chosen for: a text in the same writes no Tf and builds none. */
+  let fontUse: FontUse | undefined;
+  let fontSize = 0;
   let fill = '';
+  let fillColor: Rgb | undefined;
   let lineX = 0;
   let lineY = 0;
   const setFill = (color: Rgb) => {
+    // Most texts keep the colour of the one before: compared as numbers before writing the operator.
+    if (fillColor && color[0] === fillColor[0] && color[1] === fillColor[1] && color[2] === fillColor[2]) return;
+    fillColor = color;
     const operator = rgb(color, 'rg');
     if (operator === fill) return;
     fill = operator;
-    out.push(operator);
+    out.line(operator);
   };
   const endText = () => {
     if (!inText) return;
     endMark();
-    out.push('ET');
+    out.line('ET');
     inText = false;
   };
   for (const op of ops) {
     if (op.kind === 'text') {
       if (!inText) {
         endMark();
-        out.push('BT');
+        out.line('BT');
         lineX = 0;
         lineY = 0;
       }
@@ -637,29 +650,34 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
       setFill(op.color);
       const [x, y] = [Math.round(op.x * 100) / 100, Math.round(flip(op.y) * 100) / 100];
       const { runs, logicalOrder } = fonts.lineOf(op.weight, op.text);
-      const shown = runs.map((run) => fonts.useOf(run.face).show(run.glyphs, op.size));
+      runChars.reset();
+      const shown = runs.map((run) => fonts.useOf(run.face).show(run.glyphs, op.size, runChars));
       stretchesOf(
         runs,
         logicalOrder,
         shown.map((run) => run.advance),
       ).forEach((stretch, number) => {
-        const span = spanOf(stretch.runs.map((index) => runs[index]!));
+        const span = spanOf(runs, stretch.runs);
         const move = num(stretch.move) === '0' ? '' : `[${num(stretch.move)}] TJ `;
         stretch.runs.forEach((index, place) => {
           const run = runs[index]!;
-          const selected = `/${fonts.useOf(run.face).resource} ${num(op.size)} Tf`;
-          if (selected !== font) {
-            font = selected;
-            out.push(selected);
+          const use = fonts.useOf(run.face);
+          if (use !== fontUse || op.size !== fontSize) {
+            [fontUse, fontSize] = [use, op.size];
+            const selected = `/${use.resource} ${num(op.size)} Tf`;
+            if (selected !== font) {
+              font = selected;
+              out.line(selected);
+            }
           }
-          const { operators } = shown[index]!;
-          const drawn = run.emboldened
-            ? `2 Tr ${num((EMBOLDEN_STROKE * op.size) / 1000)} w ${rgb(op.color, 'RG')} ${operators} 0 Tr`
-            : operators;
-          const start = number === 0 ? `${num(x - lineX)} ${num(y - lineY)} Td ` : '';
-          out.push(place === 0 ? `${start}${move}${span}${drawn}` : drawn);
+          out.line('');
+          if (number === 0 && place === 0) out.text(`${num(x - lineX)} ${num(y - lineY)} Td `);
+          if (place === 0) out.text(move + span);
+          if (run.emboldened) out.text(`2 Tr ${num((EMBOLDEN_STROKE * op.size) / 1000)} w ${rgb(op.color, 'RG')} `);
+          out.append(runChars, shown[index]!.from, shown[index]!.to);
+          if (run.emboldened) out.text(' 0 Tr');
         });
-        if (span) out.push('EMC');
+        if (span) out.line('EMC');
       });
       [lineX, lineY] = [x, y];
       continue;
@@ -669,15 +687,15 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
     switch (op.kind) {
       case 'rect':
         setFill(op.color);
-        out.push(`${num(op.x)} ${num(flip(op.y + op.height))} ${num(op.width)} ${num(op.height)} re f`);
+        out.line(`${num(op.x)} ${num(flip(op.y + op.height))} ${num(op.width)} ${num(op.height)} re f`);
         break;
       case 'frame':
-        out.push(
+        out.line(
           `${rgb(op.color, 'RG')} ${num(op.lineWidth)} w ${num(op.x)} ${num(flip(op.y + op.height))} ${num(op.width)} ${num(op.height)} re S`,
         );
         break;
       case 'line':
-        out.push(`${rgb(op.color, 'RG')} ${num(op.width)} w ${num(op.x1)} ${num(flip(op.y1))} m ${num(op.x2)} ${num(flip(op.y2))} l S`);
+        out.line(`${rgb(op.color, 'RG')} ${num(op.width)} w ${num(op.x1)} ${num(flip(op.y1))} m ${num(op.x2)} ${num(flip(op.y2))} l S`);
         break;
       case 'watermark':
         watermarks.push(op);
@@ -688,8 +706,8 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
   }
   endText();
   endMark();
-  for (const watermark of watermarks) out.push(watermarkOf(watermark, size, fonts));
-  return out.join('\n');
+  for (const watermark of watermarks) out.line(watermarkOf(watermark, size, fonts));
+  return out.bytes();
 }
 
 /**
@@ -712,7 +730,10 @@ function watermarkOf(op: Extract<DrawOp, { kind: 'watermark' }>, size: PageSize,
   const y = size.height / 2 - (width / 2) * sin - lift * cos;
   const matrix = [cos, sin, -sin, cos, x, y].map(num).join(' ');
   const actualText = textString(op.text).toString();
-  return `${artifactOperator(PAGINATION, 'Watermark')} /Span << /ActualText ${actualText} >> BDC q /GS1 gs BT ${rgb(op.color, 'rg')} /${use.resource} ${num(op.size)} Tf ${matrix} Tm ${use.show(run!.glyphs, op.size).operators} ET Q EMC EMC`;
+  runChars.reset();
+  const shown = use.show(run!.glyphs, op.size, runChars);
+  const operators = runChars.string(shown.from, shown.to);
+  return `${artifactOperator(PAGINATION, 'Watermark')} /Span << /ActualText ${actualText} >> BDC q /GS1 gs BT ${rgb(op.color, 'rg')} /${use.resource} ${num(op.size)} Tf ${matrix} Tm ${operators} ET Q EMC EMC`;
 }
 
 /**
@@ -751,8 +772,10 @@ export async function writePdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer>
     pageRefs.push(page.ref);
     page.node.set(PDFName.of('StructParents'), context.obj(index));
     page.node.set(PDFName.of('Tabs'), PDFName.of('S'));
-    const content = new TextEncoder().encode(contentOf(ops, input.size, fonts, tree, index));
-    const compressed = deflate(content, CONTENT_COMPRESSION_LEVEL);
+    const content = contentOf(ops, input.size, fonts, tree, index);
+    // Rebuilt for every document: the tuning of a document's own streams (deflate.ts). Font subsets get the
+    // default level, where the size matters more: most of a Latin subset is compressed once (StableSubset).
+    const compressed = deflate(content, DOCUMENT_STREAMS);
     page.node.set(PDFName.of('Contents'), context.register(context.stream(compressed, { Filter: 'FlateDecode' })));
     page.node.set(PDFName.of('Resources'), resources);
     const links = ops.flatMap((op) => {

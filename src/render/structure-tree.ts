@@ -1,9 +1,11 @@
 import { type PDFContext, PDFHexString, PDFRef } from 'pdf-lib';
-import type { WrittenObject } from './pdf-file.ts';
+import { AsciiBuffer } from './ascii-buffer.ts';
+import type { WrittenObjects } from './pdf-file.ts';
 import { type Artifact, isArtifact, isAscii, languageOfText, type Mark, type StructureElement } from './structure.ts';
 
 /** What a structure element holds besides its child elements: marked content on a page, or an annotation. */
 type Content = { page: number; mcid: number } | { page: number; annotation: PDFRef };
+const NO_CONTENT: readonly Content[] = [];
 
 /** The operator that opens an artifact's marked-content sequence (PDF 32000 14.8.2.2.2). */
 export function artifactOperator(artifact: Artifact, subtype?: 'Watermark'): string {
@@ -81,56 +83,73 @@ export class StructureTree {
   }
 
   /**
-   * The structure elements and the StructTreeRoot, written as PDF syntax (see pdf-file.ts), and the root's
-   * reference for the catalog. `pages` are the page objects in order.
+   * The StructTreeRoot and the structure elements, written as PDF syntax (see pdf-file.ts) one after another in
+   * the order of their numbers, and the root's reference for the catalog. `pages` are the page objects in order.
    */
-  write(context: PDFContext, pages: readonly PDFRef[]): { root: PDFRef; objects: WrittenObject[] } {
-    // Object numbers are taken in a block after pdf-lib's, without a PDFRef per element.
-    let next = context.largestObjectNumber + 1;
-    const rootNumber = next++;
-    const objects: WrittenObject[] = [];
+  write(context: PDFContext, pages: readonly PDFRef[]): { root: PDFRef; objects: WrittenObjects } {
+    // Object numbers are taken in a block after pdf-lib's, without a PDFRef per element: the StructTreeRoot's,
+    // then the elements' in the order of the tree (each before its children), which is the order they are written in.
+    const first = context.largestObjectNumber + 1;
+    const order: StructureElement[] = [];
+    const parents: number[] = [];
     const numbers = new Map<StructureElement, number>();
+    const number = (element: StructureElement, parent: number) => {
+      const own = first + 1 + order.length;
+      numbers.set(element, own);
+      order.push(element);
+      parents.push(parent);
+      for (const child of element.children) number(child, own);
+    };
+    number(this.root, first);
+    context.largestObjectNumber = first + order.length;
     const pageRefs = pages.map((page) => page.toString());
-    const add = (element: StructureElement, parent: number): number => {
-      const number = next++;
-      numbers.set(element, number);
-      const contents = this.contents.get(element) ?? [];
+    const out = new AsciiBuffer();
+    const ends: number[] = [];
+
+    out.text(`<</Type/StructTreeRoot/K ${first + 1} 0 R/ParentTree<</Nums[`);
+    this.marked.forEach((elements, page) => {
+      out.text(page === 0 ? `${page} [` : ` ${page} [`);
+      elements.forEach((element, mcid) => {
+        out.text(mcid === 0 ? `${numbers.get(element)!} 0 R` : ` ${numbers.get(element)!} 0 R`);
+      });
+      out.text(']');
+    });
+    this.annotations.forEach((element, index) => {
+      out.text(` ${this.pageCount + index} ${numbers.get(element)!} 0 R`);
+    });
+    out.text(`]>>/ParentTreeNextKey ${this.pageCount + this.annotations.length}>>`);
+    ends.push(out.length);
+
+    order.forEach((element, index) => {
+      const contents = this.contents.get(element) ?? NO_CONTENT;
       const page = contents[0]?.page;
-      const kids = element.children.map((child) => `${add(child, number)} 0 R`);
-      for (const content of contents) {
+      out.text(`<</S/${element.type}/P ${parents[index]!} 0 R`);
+      if (page !== undefined) out.text(`/Pg ${pageRefs[page]!}`);
+      const kids = element.children.length + contents.length;
+      out.text(kids === 1 ? '/K ' : '/K [');
+      element.children.forEach((child, place) => {
+        out.text(place === 0 ? `${numbers.get(child)!} 0 R` : ` ${numbers.get(child)!} 0 R`);
+      });
+      contents.forEach((content, place) => {
+        if (place > 0 || element.children.length > 0) out.text(' ');
         const onPage = `/Pg ${pageRefs[content.page]!}`;
-        if ('annotation' in content) kids.push(`<</Type/OBJR/Obj ${content.annotation.toString()}${onPage}>>`);
-        else if (content.page === page) kids.push(String(content.mcid));
-        else kids.push(`<</Type/MCR${onPage}/MCID ${content.mcid}>>`);
-      }
-      let syntax = `<</S/${element.type}/P ${parent} 0 R${page === undefined ? '' : `/Pg ${pageRefs[page]!}`}`;
-      syntax += `/K ${kids.length === 1 ? kids[0]! : `[${kids.join(' ')}]`}`;
-      if (element.scope) syntax += `/A<</O/Table/Scope/${element.scope}>>`;
+        if ('annotation' in content) out.text(`<</Type/OBJR/Obj ${content.annotation.toString()}${onPage}>>`);
+        else if (content.page === page) out.text(String(content.mcid));
+        else out.text(`<</Type/MCR${onPage}/MCID ${content.mcid}>>`);
+      });
+      if (kids !== 1) out.text(']');
+      if (element.scope) out.text(`/A<</O/Table/Scope/${element.scope}>>`);
       // Only text with letters beyond ASCII can be of another script; the regular expressions cost more.
       const lines = this.texts.get(element);
       if (lines && !lines.every(isAscii)) {
         const text = lines.join(' ');
         const language = languageOfText(text);
-        if (language) syntax += `/Lang${languageString(language).toString()}`;
-        if (REORDERED.test(text)) syntax += `/ActualText${PDFHexString.fromText(text).toString()}`;
+        if (language) out.text(`/Lang${languageString(language).toString()}`);
+        if (REORDERED.test(text)) out.text(`/ActualText${PDFHexString.fromText(text).toString()}`);
       }
-      objects.push([number, `${syntax}>>`]);
-      return number;
-    };
-    const document = add(this.root, rootNumber);
-    context.largestObjectNumber = next - 1;
-    const nums: string[] = [];
-    this.marked.forEach((elements, page) => {
-      nums.push(`${page} [${elements.map((element) => `${numbers.get(element)!} 0 R`).join(' ')}]`);
+      out.text('>>');
+      ends.push(out.length);
     });
-    this.annotations.forEach((element, index) => {
-      nums.push(`${this.pageCount + index} ${numbers.get(element)!} 0 R`);
-    });
-    const nextKey = this.pageCount + this.annotations.length;
-    objects.push([
-      rootNumber,
-      `<</Type/StructTreeRoot/K ${document} 0 R/ParentTree<</Nums[${nums.join(' ')}]>>/ParentTreeNextKey ${nextKey}>>`,
-    ]);
-    return { root: PDFRef.of(rootNumber), objects };
+    return { root: PDFRef.of(first), objects: { first, syntax: out, ends } };
   }
 }

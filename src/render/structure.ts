@@ -50,33 +50,67 @@ export const isArtifact = (mark: Mark): mark is Artifact => 'artifact' in mark;
  * script's keeps the document's language (undefined).
  */
 const SCRIPT_LANGUAGES: readonly (readonly [RegExp, string])[] = [
-  [/\p{Script=Greek}/gu, 'el'],
-  [/\p{Script=Cyrillic}/gu, 'ru'],
-  [/\p{Script=Arabic}/gu, 'ar'],
-  [/\p{Script=Hebrew}/gu, 'he'],
-  [/\p{Script=Devanagari}/gu, 'hi'],
-  [/\p{Script=Bengali}/gu, 'bn'],
-  [/\p{Script=Tamil}/gu, 'ta'],
-  [/\p{Script=Thai}/gu, 'th'],
+  [/\p{Script=Greek}/u, 'el'],
+  [/\p{Script=Cyrillic}/u, 'ru'],
+  [/\p{Script=Arabic}/u, 'ar'],
+  [/\p{Script=Hebrew}/u, 'he'],
+  [/\p{Script=Devanagari}/u, 'hi'],
+  [/\p{Script=Bengali}/u, 'bn'],
+  [/\p{Script=Tamil}/u, 'ta'],
+  [/\p{Script=Thai}/u, 'th'],
 ];
-const LATIN = /\p{Script=Latin}/gu;
-const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/gu;
-const HANGUL = /\p{Script=Hangul}/gu;
-const HAN = /\p{Script=Han}/gu;
+/** The letters counted, each of one script (the scripts do not overlap): their index is the count's. */
+const [LATIN, KANA, HANGUL, HAN] = [0, 1, 2, 3];
+const COUNTED: readonly RegExp[] = [
+  /\p{Script=Latin}/u,
+  /[\p{Script=Hiragana}\p{Script=Katakana}]/u,
+  /\p{Script=Hangul}/u,
+  /\p{Script=Han}/u,
+  ...SCRIPT_LANGUAGES.map(([pattern]) => pattern),
+];
+const [NOT_COUNTED, NOT_SEEN] = [0xfe, 0xff];
+const CODE_POINTS = 0x110000;
+/**
+ * Per code point, the index in COUNTED of the pattern it matches, worked out by the patterns the first time the
+ * code point is met: a text's letters are then counted in one pass, where a global match per script allocated an
+ * array of its letters and went over the text twelve times. Made at the first text beyond ASCII (1.1 MB).
+ */
+let countedOf: Uint8Array | undefined;
+
+function countedIndex(codePoint: number): number {
+  countedOf ??= new Uint8Array(CODE_POINTS).fill(NOT_SEEN);
+  let index = countedOf[codePoint]!;
+  if (index === NOT_SEEN) {
+    const char = String.fromCodePoint(codePoint);
+    const found = COUNTED.findIndex((pattern) => pattern.test(char));
+    index = found < 0 ? NOT_COUNTED : found;
+    countedOf[codePoint] = index;
+  }
+  return index;
+}
+
+/** The letters of each of COUNTED in the text languageOfText is counting: one array for every call. */
+const COUNTS = new Uint32Array(COUNTED.length);
 
 const NON_ASCII = /[^\p{ASCII}]/u;
 export const isAscii = (text: string) => !NON_ASCII.test(text);
 
 export function languageOfText(text: string): string | undefined {
-  const count = (pattern: RegExp) => text.match(pattern)?.length ?? 0;
-  const [kana, hangul, han] = [count(KANA), count(HANGUL), count(HAN)];
+  const counts = COUNTS.fill(0);
+  for (let at = 0; at < text.length; at++) {
+    const codePoint = text.codePointAt(at)!;
+    if (codePoint > 0xffff) at++;
+    const index = countedIndex(codePoint);
+    if (index !== NOT_COUNTED) counts[index]!++;
+  }
+  const [kana, hangul, han] = [counts[KANA]!, counts[HANGUL]!, counts[HAN]!];
   const hanLanguage = kana > 0 ? 'ja' : hangul > 0 ? 'ko' : 'zh';
-  const counts: [string, number][] = [
+  const candidates: [string, number][] = [
     [hanLanguage, kana + hangul + han],
-    ...SCRIPT_LANGUAGES.map(([pattern, language]): [string, number] => [language, count(pattern)]),
+    ...SCRIPT_LANGUAGES.map(([, language], index): [string, number] => [language, counts[HAN + 1 + index]!]),
   ];
   let best: string | undefined;
-  let most = count(LATIN);
-  for (const [language, letters] of counts) if (letters > most) [best, most] = [language, letters];
+  let most = counts[LATIN]!;
+  for (const [language, letters] of candidates) if (letters > most) [best, most] = [language, letters];
   return best;
 }

@@ -21,14 +21,14 @@ import { fixture } from '../support/requests.ts';
  */
 const TEMPLATE_VERSION = 'invoice@2.3.0';
 const GOLDEN: [file: string, sha256: string][] = [
-  ['arabic.json', '23b0b935d49d35e4e9e99657995a5662b9025de25f8557deb16dceb4abdd2343'],
-  ['hebrew.json', '850a852441c1c014538445a5f09c501a2a88b4558b84ab1a0ddb46a16462ac26'],
-  ['hindi.json', 'bc28462843717bcb6aef45f3d6a77084b2c88ed21f9449199cb9157491a9a092'],
-  ['thai.json', '4423997c932135b975c6a3268d9e454c3b91e54d7b8ef965f0d192210a194caf'],
-  ['japanese.json', 'c62dd0a941d14d2a85a7ff048b15e152ddeddc8c28a63905673d8ed20e3d5aba'],
-  ['chinese.json', '34752aa6233ca2f96dba773d4882a9236c02603cd27a719ebaaeeb6d1dc95921'],
-  ['korean.json', '07a442cf836d35240e40d2f95510f36968a66d6db924050c6f614bbb0099bbdc'],
-  ['mixed.json', '93e00da7212fa6690d02dee2a7620e596874f01ec527eeceb57bc77520e150c8'],
+  ['arabic.json', 'bb907a0b1db20fe76c071e2d07db42896c928b9953282c73d555fe657aaa345a'],
+  ['hebrew.json', '6f087772c90cb7f58b257e2eba55fa5d492392770ff5256121ca933cdbd1ad84'],
+  ['hindi.json', 'ea0aa235e1859bff72da417e6c8589538c8c04e3ac6270af6136bfbde1d37435'],
+  ['thai.json', '27c91ee0b7ad244f8966d9f6d93f7c78df5486091f61a1280236c186eba7b42a'],
+  ['japanese.json', '50d403707a85ce344ea471c6157041bb83a78bb226532c14dcb694046f3e5012'],
+  ['chinese.json', 'd6102e6bd838e5e6e93c27e7ba22df9f658d3556570230513f64f3675fb61ee2'],
+  ['korean.json', '241b9b08e2f8666f3395e9130dfcb7420e58f01849007eefbb77eba355fe0f80'],
+  ['mixed.json', '57cd681cba08bc4a8d02eb0acd01f7400b80780a92872f6d2ff0e112ac1215bb'],
 ];
 /** Issue 16's target for each of these PDFs. */
 const MAX_BYTES = 60_000;

@@ -3,9 +3,9 @@ import pako from 'pako';
 import adler32 from 'pako/lib/zlib/adler32.js';
 import { describe, expect, it } from 'vitest';
 import { concatBytes } from '../../src/bytes.ts';
-import { deflatePiece, storedPiece } from '../../src/render/deflate.ts';
+import { combinedAdler32, deflatePiece, partOf, storedPiece, zlibOfParts } from '../../src/render/deflate.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
-import { combinedAdler32, LiteralCode, partOf, zlibOfParts } from '../../src/render/literal-deflate.ts';
+import { LiteralCode } from '../../src/render/literal-deflate.ts';
 
 /** Bytes with the repeats a font has, of a length and seed of their own. */
 function sample(length: number, seed: number): Uint8Array {

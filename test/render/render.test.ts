@@ -22,11 +22,11 @@ const FIXTURES: Record<string, () => unknown> = {
   'receipt@1.3.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
 };
 const GOLDEN: Record<string, string> = {
-  'invoice@2.3.0 reference 3 lines': '4b1a4c4360940256f8f97191da5422ea2217c6bd9fa4d64eeafdd06b5c26d93f',
-  'invoice@2.3.0 reference 50 lines': '23457937eb76753dad7e023e306acd52825b2b8d122b0b495d7b639a79e2ebfb',
-  'invoice@2.3.0 example letter preview': 'c80945b0a1c4fa6a4c061df1581ab6946b286405e3febebb7bc6c73cb4c9d5a4',
-  'quote@1.3.0 example': 'fb1df07d6c6b219599f8e7a5e22349f96134c232cc5a7ecc828df11cdbd8c21b',
-  'receipt@1.3.0 example': '7961866c079608d0f63cd6be3b3e54d515335437ac04e967f3cdd21c0e051983',
+  'invoice@2.3.0 reference 3 lines': '6823109c7e91c2b41d243c450db54cb259ad4ef4cc0bf81a7825f541e155f9b7',
+  'invoice@2.3.0 reference 50 lines': '6bf3e38311ab1950219bf7b4ba80b09d58f1f6031e51fc197a369c61750d8695',
+  'invoice@2.3.0 example letter preview': '3bd9b5e5536bad98b0ee52e6ea7a128052466c228de70e7b3a5da558f3cb605e',
+  'quote@1.3.0 example': '7253df64855034a685d3f95d364ff1c5d116627e6ab1d2ef254b5c6d0362ff41',
+  'receipt@1.3.0 example': 'bc8ea5964a9f639439f29924a75cb495a999bd409a1b1c6add3a2d1077eb4d7a',
 };
 
 describe('deterministic bytes (spec 9.7)', () => {

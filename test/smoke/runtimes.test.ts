@@ -7,7 +7,7 @@ import { fixtureText } from '../support/requests.ts';
 const running: Record<string, { server: RunningServer; key: string }> = {};
 const REFERENCE = fixtureText('reference-invoice.json');
 /** The golden of test/render for this request (invoice 2.3.0, 3 lines). */
-const REFERENCE_SHA = '4b1a4c4360940256f8f97191da5422ea2217c6bd9fa4d64eeafdd06b5c26d93f';
+const REFERENCE_SHA = '6823109c7e91c2b41d243c450db54cb259ad4ef4cc0bf81a7825f541e155f9b7';
 
 async function libsqlServer(start: typeof startBun) {
   const { url, client, key } = await seedDatabaseFile({ plan: 'free', credits: 5 });

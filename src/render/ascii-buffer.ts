@@ -1,0 +1,88 @@
+export const [LINE_FEED, SPACE, LESS, GREATER] = [0x0a, 0x20, 0x3c, 0x3e];
+const HEX_DIGITS = Uint8Array.from('0123456789ABCDEF', (char) => char.charCodeAt(0));
+/** Most character codes String.fromCharCode is given at once (the engines' argument limits are far above). */
+const CHARS_PER_CALL = 8192;
+/** Longest piece `append` copies byte by byte. */
+const SHORT_COPY = 256;
+
+/**
+ * PDF syntax (ASCII: every string the writer puts in a PDF is hex) written as bytes into a growing buffer: built
+ * as strings, a glyph run's operators (FontUse.show) left a string or more per glyph for the collector, and a
+ * page's content or the object stream was joined and encoded once more.
+ */
+export class AsciiBuffer {
+  private codes = new Uint8Array(1024);
+  length = 0;
+
+  reset(): void {
+    this.length = 0;
+  }
+
+  private room(count: number): void {
+    if (this.length + count <= this.codes.length) return;
+    const larger = new Uint8Array(Math.max(this.codes.length * 2, this.length + count));
+    larger.set(this.codes.subarray(0, this.length));
+    this.codes = larger;
+  }
+
+  char(code: number): void {
+    this.room(1);
+    this.codes[this.length++] = code;
+  }
+
+  text(text: string): void {
+    this.room(text.length);
+    for (let i = 0; i < text.length; i++) this.codes[this.length++] = text.charCodeAt(i);
+  }
+
+  /** A 16-bit value as four capital hex digits. */
+  hex4(value: number): void {
+    this.room(4);
+    const { codes } = this;
+    codes[this.length] = HEX_DIGITS[(value >> 12) & 0xf]!;
+    codes[this.length + 1] = HEX_DIGITS[(value >> 8) & 0xf]!;
+    codes[this.length + 2] = HEX_DIGITS[(value >> 4) & 0xf]!;
+    codes[this.length + 3] = HEX_DIGITS[value & 0xf]!;
+    this.length += 4;
+  }
+
+  /** A line of its own: after a line break unless it is the first. */
+  line(text: string): void {
+    if (this.length) this.char(LINE_FEED);
+    this.text(text);
+  }
+
+  /** Copies `from`…`to` of another buffer. */
+  append(other: AsciiBuffer, from: number, to: number): void {
+    this.room(to - from);
+    // Most pieces are a few dozen bytes, which are copied faster one by one than through a subarray.
+    if (to - from > SHORT_COPY) {
+      this.codes.set(other.codes.subarray(from, to), this.length);
+      this.length += to - from;
+      return;
+    }
+    const { codes } = this;
+    const source = other.codes;
+    for (let at = from; at < to; at++) codes[this.length++] = source[at]!;
+  }
+
+  /** What `from`…`to` holds, as a string. */
+  string(from: number, to: number): string {
+    let text = '';
+    for (let at = from; at < to; at += CHARS_PER_CALL) {
+      const part = this.codes.subarray(at, Math.min(to, at + CHARS_PER_CALL));
+      text += String.fromCharCode.apply(null, part as unknown as number[]);
+    }
+    return text;
+  }
+
+  /** What it holds, as a view that the next write may change. */
+  view(): Uint8Array {
+    return this.codes.subarray(0, this.length);
+  }
+
+  /** A copy of what it holds. */
+  bytes(): Uint8Array<ArrayBuffer> {
+    return this.codes.slice(0, this.length);
+  }
+}
