@@ -1,7 +1,8 @@
-import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { AccountRow } from '../accounts/store.ts';
 import { KEY_KINDS, type KeyKind, type Scope } from '../contract/scopes.ts';
 import type { Database } from '../db/database.ts';
+import { fragmentPerValue } from '../db/prepared.ts';
 import { accounts, apiKeys } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import type { CallerInSql } from '../limits/in-sql.ts';
@@ -103,25 +104,44 @@ export interface KeyWithAccount {
 }
 
 /** The active key with this hash. */
-const activeByHash = (hash: string) => sql`${apiKeys.hash} = ${hash} AND ${apiKeys.revokedAt} IS NULL`;
+const activeByHash = (hash: string | Placeholder) => sql`${apiKeys.hash} = ${hash} AND ${apiKeys.revokedAt} IS NULL`;
 
 /**
  * The caller of a request as SQL, for statements batched with the key's own look-up: whether the key with this
  * hash is active, its id, its account's id and plan (NULL when there is no such active key).
  */
 export function callerInSql(hash: string): CallerInSql & { readonly active: SQL; hasScope(scope: Scope): SQL } {
-  const ofActiveKey = (column: SQL) => sql`(SELECT ${column} FROM ${apiKeys} WHERE ${activeByHash(hash)})`;
-  const accountId = ofActiveKey(sql`${apiKeys.accountId}`);
   return {
-    active: sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${activeByHash(hash)})`,
-    // scopesOf's reading of the space-separated list, in SQL.
-    hasScope: (scope) =>
-      sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${activeByHash(hash)} AND instr(' ' || ${apiKeys.scopes} || ' ', ${` ${scope} `}) > 0)`,
-    keyId: ofActiveKey(sql`${apiKeys.id}`),
-    accountId,
-    plan: sql`(SELECT ${accounts.plan} FROM ${accounts} WHERE ${accounts.id} = ${accountId})`,
+    active: activeInSql(hash),
+    hasScope: (scope) => hasScopeInSql(scope)(hash),
+    keyId: keyIdInSql(hash),
+    accountId: accountIdInSql(hash),
+    plan: planInSql(hash),
   };
 }
+
+const ofActiveKey = (column: SQL, hash: Placeholder) => sql`(SELECT ${column} FROM ${apiKeys} WHERE ${activeByHash(hash)})`;
+const activeInSql = fragmentPerValue((hash) => sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${activeByHash(hash)})`);
+const keyIdInSql = fragmentPerValue((hash) => ofActiveKey(sql`${apiKeys.id}`, hash));
+const accountIdInSql = fragmentPerValue((hash) => ofActiveKey(sql`${apiKeys.accountId}`, hash));
+const planInSql = fragmentPerValue(
+  (hash) => sql`(SELECT ${accounts.plan} FROM ${accounts} WHERE ${accounts.id} = ${ofActiveKey(sql`${apiKeys.accountId}`, hash)})`,
+);
+/** scopesOf's reading of the space-separated list, in SQL; one fragment per scope. */
+const hasScopeInSql = (() => {
+  const byScope = new Map<Scope, (hash: string) => SQL>();
+  return (scope: Scope) => {
+    let fragment = byScope.get(scope);
+    if (!fragment) {
+      fragment = fragmentPerValue(
+        (hash) =>
+          sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${activeByHash(hash)} AND instr(' ' || ${apiKeys.scopes} || ' ', ${` ${scope} `}) > 0)`,
+      );
+      byScope.set(scope, fragment);
+    }
+    return fragment;
+  };
+})();
 
 /**
  * One indexed look-up by hash for every well-formed key, found or not, active or revoked, and its account: two
