@@ -12,6 +12,7 @@ import { IN_PROGRESS_RETRY_AFTER_SECONDS } from '../contract/limits.ts';
 import { commitDocument } from '../credits/commit.ts';
 import type { Database } from '../db/database.ts';
 import { describeError } from '../db/failures.ts';
+import { builtOnce } from '../db/prepared.ts';
 import { sha256Hex } from '../hash.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
 import {
@@ -310,7 +311,8 @@ function prepareDocument(
   const now = deps.clock.now();
   const final = document.mode === 'final';
   const limits = config.rateLimitsEnabled;
-  const ok = sql`${caller.admitted} AND ${caller.hasScope(final ? 'documents:create' : 'documents:preview')}`;
+  // Built once each (builtOnce), as the statements below use them several times.
+  const ok = builtOnce(sql`${caller.admitted} AND ${caller.hasScope(final ? 'documents:create' : 'documents:preview')}`);
   const buckets = bucketsInSql(
     (keyId, accountId, plan) => (final ? finalBuckets(keyId, plan) : previewBuckets(accountId, keyId, plan)),
     caller,
@@ -330,8 +332,8 @@ function prepareDocument(
     const credit = final ? hasCredit(caller.accountId) : sql`1 = 1`;
     const open = limits ? openInSql(buckets, now) : sql`1 = 1`;
     parts.lease = leaseInBatch(db, attempt, sql`${ok} AND ${leaseFree(attempt)} AND ${credit} AND ${open}`);
-    counted = sql`${ok} AND (${leaseTaken(attempt)} OR (NOT ${credit} AND ${leaseFree(attempt)}))`;
-    const replaying = sql`${ok} AND ${replayable(attempt)}`;
+    counted = builtOnce(sql`${ok} AND (${leaseTaken(attempt)} OR (NOT ${credit} AND ${leaseFree(attempt)}))`);
+    const replaying = builtOnce(sql`${ok} AND ${replayable(attempt)}`);
     const replayBucketsInSql = bucketsInSql((keyId, accountId, plan) => replayBuckets(document.mode, accountId, keyId, plan), caller);
     if (limits) parts.replayCounts = admitInBatch(db, replayBucketsInSql, now, replaying);
     parts.replayDocument = [documentQuery(db, caller.accountId, documentOfKey(attempt), now)];

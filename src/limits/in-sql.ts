@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import { PLANS, type PlanLimits, planOf } from '../accounts/plans.ts';
+import { builtOnce } from '../db/prepared.ts';
 import type { Bucket } from './buckets.ts';
 
 /**
@@ -27,7 +28,8 @@ const MARKS = /(\{keyId\}|\{accountId\})/;
 /**
  * The buckets `make` gives a caller, as SQL: names and limits come from the same functions that name and limit
  * them in JavaScript (buckets.ts), the ids spliced in where the caller's stand in, each limit a CASE over the plans
- * (an unknown stored plan counts as free, as planOf has it).
+ * (an unknown stored plan counts as free, as planOf has it). Each built once: a request's statements use them several
+ * times.
  */
 export function bucketsInSql(
   make: (keyId: string, accountId: string, plan: PlanLimits) => readonly Bucket[],
@@ -42,8 +44,8 @@ export function bucketsInSql(
       .filter((part) => part !== '')
       .map((part) => (part === KEY_MARK ? caller.keyId : part === ACCOUNT_MARK ? caller.accountId : sql`${part}`));
     return {
-      name: sql`(${sql.join(parts, sql` || `)})`,
-      limit: sql`(CASE ${caller.plan} ${sql.raw(whens)} ELSE ${sql.raw(String(bucket.limit))} END)`,
+      name: builtOnce(sql`(${sql.join(parts, sql` || `)})`),
+      limit: builtOnce(sql`(CASE ${caller.plan} ${sql.raw(whens)} ELSE ${sql.raw(String(bucket.limit))} END)`),
       windowMs: bucket.windowMs,
     };
   });
