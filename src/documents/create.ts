@@ -311,12 +311,12 @@ function prepareDocument(
   const now = deps.clock.now();
   const final = document.mode === 'final';
   const limits = config.rateLimitsEnabled;
-  // Built once each (builtOnce), as the statements below use them several times.
+  // Built once (builtOnce), as are the conditions below: the statements use each several times.
   const ok = builtOnce(sql`${caller.admitted} AND ${caller.hasScope(final ? 'documents:create' : 'documents:preview')}`);
-  const buckets = bucketsInSql(
-    (keyId, accountId, plan) => (final ? finalBuckets(keyId, plan) : previewBuckets(accountId, keyId, plan)),
-    caller,
-  );
+  // Without rate limits no bucket is named in SQL (nor built by drizzle).
+  const buckets = limits
+    ? bucketsInSql((keyId, accountId, plan) => (final ? finalBuckets(keyId, plan) : previewBuckets(accountId, keyId, plan)), caller)
+    : [];
   const fingerprint = requestFingerprint(document);
   const leaseId = newId('lease');
   const parts: Record<Part, readonly BatchItem<'sqlite'>[]> = {
@@ -332,13 +332,15 @@ function prepareDocument(
     const credit = final ? hasCredit(caller.accountId) : sql`1 = 1`;
     const open = limits ? openInSql(buckets, now) : sql`1 = 1`;
     parts.lease = leaseInBatch(db, attempt, sql`${ok} AND ${leaseFree(attempt)} AND ${credit} AND ${open}`);
-    counted = builtOnce(sql`${ok} AND (${leaseTaken(attempt)} OR (NOT ${credit} AND ${leaseFree(attempt)}))`);
-    const replaying = builtOnce(sql`${ok} AND ${replayable(attempt)}`);
-    const replayBucketsInSql = bucketsInSql((keyId, accountId, plan) => replayBuckets(document.mode, accountId, keyId, plan), caller);
-    if (limits) parts.replayCounts = admitInBatch(db, replayBucketsInSql, now, replaying);
+    counted = sql`${ok} AND (${leaseTaken(attempt)} OR (NOT ${credit} AND ${leaseFree(attempt)}))`;
+    if (limits) {
+      const replaying = builtOnce(sql`${ok} AND ${replayable(attempt)}`);
+      const replayBucketsInSql = bucketsInSql((keyId, accountId, plan) => replayBuckets(document.mode, accountId, keyId, plan), caller);
+      parts.replayCounts = admitInBatch(db, replayBucketsInSql, now, replaying);
+    }
     parts.replayDocument = [documentQuery(db, caller.accountId, documentOfKey(attempt), now)];
   }
-  if (limits) parts.counts = admitInBatch(db, buckets, now, counted);
+  if (limits) parts.counts = admitInBatch(db, buckets, now, builtOnce(counted));
   const statements = PARTS.flatMap((part) => parts[part]);
   const sizes = Object.fromEntries(PARTS.map((part) => [part, parts[part].length])) as Record<Part, number>;
   return { statements, document, fingerprint, leaseId, now, parts: sizes };
