@@ -10,5 +10,8 @@ export default defineConfig({
   test: {
     ...base.test,
     include: ['test/api/**/*.test.ts', 'test/inprocess/**/*.test.ts', 'test/unit/**/*.test.ts', 'test/render/**/*.test.ts'],
+    // The generated client types compared with a fresh generation: no money code runs there, and in Stryker's
+    // instrumented copy the generation differs from the committed file.
+    exclude: [...(base.test?.exclude ?? []), 'test/unit/client-types.test.ts'],
   },
 });

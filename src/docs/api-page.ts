@@ -1,7 +1,7 @@
 import { ERROR_CODES, ERRORS, type ErrorCode } from '../contract/errors.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { ERRORS_PAGE_PATH } from '../http/respond.ts';
-import { escapeHtml, inlineCode, page } from './html.ts';
+import { escapeHtml, inlineCode, pageHtml } from './html.ts';
 import { curlSample, SAMPLE_BASE_URL, type SampleCall, typeScriptSample } from './samples.ts';
 import { fieldEntry, fieldList, Refs, type Schema, sampleOf, schemaAnchor, typeLabel } from './schema-view.ts';
 
@@ -490,7 +490,8 @@ main{padding:.5rem 1rem 3rem}
 h1{font-size:1.5rem}
 }`;
 
-export function apiPage(openApi: OpenApi): globalThis.Response {
+/** GET /docs/api: the reference generated from the OpenAPI document, as HTML. */
+export function apiPageHtml(openApi: OpenApi): string {
   const refs = new Refs(openApi);
   const entries = entriesOf(openApi);
   const groups = byTag(openApi, entries);
@@ -506,7 +507,7 @@ export function apiPage(openApi: OpenApi): globalThis.Response {
     .join('\n');
   const nav = navigation(openApi, groups);
   const errorSchema = errorSchemaName(entries, refs);
-  return page(
+  return pageHtml(
     'API reference',
     `<div class="layout"><nav class="sidebar" aria-label="Sections">${nav}</nav>
 <main><details class="phone-nav"><summary>Contents</summary><nav aria-label="Sections (phone)">${nav}</nav></details>

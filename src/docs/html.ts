@@ -23,7 +23,12 @@ const DOCUMENTATION_PAGE_HEADERS = {
 
 /** A documentation page: the shared style, then the page's own (`style`), and a class on the body for it. */
 export function page(title: string, body: string, options: { style?: string; bodyClass?: string } = {}): Response {
-  const html = `<!doctype html>
+  return htmlAnswer(pageHtml(title, body, options));
+}
+
+/** page()'s HTML, for a page built once and answered many times. */
+export function pageHtml(title: string, body: string, options: { style?: string; bodyClass?: string } = {}): string {
+  return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>
@@ -33,6 +38,10 @@ code{background:#f3f3f3;padding:0 .25em;border-radius:3px}table{border-collapse:
 td,th{border:1px solid #ddd;padding:.3rem .6rem;text-align:left;vertical-align:top}th{background:#fafafa}
 .method{font-weight:700;font-family:monospace}${options.style ?? ''}
 </style></head><body${options.bodyClass ? ` class="${escapeHtml(options.bodyClass)}"` : ''}>${body}</body></html>`;
+}
+
+/** A documentation page's answer, with the headers every documentation page carries. */
+export function htmlAnswer(html: string): Response {
   return new Response(html, {
     status: 200,
     headers: { [HEADERS.contentType]: 'text/html; charset=utf-8', ...DOCUMENTATION_PAGE_HEADERS },

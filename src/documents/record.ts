@@ -46,7 +46,7 @@ export function documentQuery(db: Database, accountId: AccountId, id: string | S
     .where(and(visible(accountId, now), eq(documents.id, id)));
 }
 
-export async function findDocument(db: Database, accountId: AccountId, id: string, now: number): Promise<DocumentRow | undefined> {
+async function findDocument(db: Database, accountId: AccountId, id: string, now: number): Promise<DocumentRow | undefined> {
   const [row] = await documentQuery(db, accountId, id, now);
   return row;
 }

@@ -1,3 +1,4 @@
+import { concatBytes } from '../bytes.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { LIMITS } from '../contract/limits.ts';
@@ -34,13 +35,7 @@ export async function readLimited(request: Request, limit: number, tooLargeError
     }
     chunks.push(value);
   }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return body;
+  return concatBytes(chunks);
 }
 
 function malformed(message: string): ApiError {

@@ -19,8 +19,8 @@ export function namingBaseUrl(response: Response, config: Pick<AppConfig, 'publi
 
 /** CORS of the public routes (section 4.1); routes that take a key never get these headers. */
 export function withPublicCors(response: Response): Response {
-  response.headers.set('Access-Control-Allow-Origin', '*');
-  response.headers.set('Vary', HEADERS.version);
+  response.headers.set(HEADERS.accessControlAllowOrigin, '*');
+  response.headers.set(HEADERS.vary, HEADERS.version);
   if (response.status === 200 && !response.headers.has(HEADERS.cacheControl)) response.headers.set(HEADERS.cacheControl, SHARED_CACHE);
   return response;
 }
@@ -30,9 +30,9 @@ export function preflight(): Response {
     new Response(null, {
       status: 204,
       headers: {
-        'Access-Control-Allow-Methods': 'GET, OPTIONS',
-        'Access-Control-Allow-Headers': HEADERS.version,
-        'Access-Control-Max-Age': String(PUBLIC_CACHE_SECONDS),
+        [HEADERS.accessControlAllowMethods]: 'GET, OPTIONS',
+        [HEADERS.accessControlAllowHeaders]: HEADERS.version,
+        [HEADERS.accessControlMaxAge]: String(PUBLIC_CACHE_SECONDS),
       },
     }),
   );

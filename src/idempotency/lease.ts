@@ -2,7 +2,6 @@ import { and, eq, getTableColumns, isNull, type SQL, sql } from 'drizzle-orm';
 import { LIMITS } from '../contract/limits.ts';
 import type { Database } from '../db/database.ts';
 import { idempotencyKeys } from '../db/schema.ts';
-import { newId } from '../ids.ts';
 
 const TAKEOVER_AFTER_MS = LIMITS.idempotencyTakeoverSeconds * 1000;
 export const MEMORY_MS = LIMITS.idempotencyMemorySeconds * 1000;
@@ -34,22 +33,6 @@ export async function readKey(db: Database, key: Pick<Lease, 'accountId' | 'key'
   return row;
 }
 
-/**
- * One INSERT … ON CONFLICT DO UPDATE decides who holds a key: a new key, a key forgotten after 24 hours, or a
- * running attempt older than 35 seconds with the same request is taken by this attempt (a fresh lease id, so
- * the earlier attempt's commit no longer matches); anything else is left as it is, and read in the same batch.
- */
-export async function acquireLease(
-  db: Database,
-  input: { accountId: string; key: string; fingerprint: string; now: number },
-): Promise<LeaseDecision> {
-  const attempt = { ...input, leaseId: newId('lease') };
-  const answers = await db.batch(leaseInBatch(db, { ...attempt, accountId: sql`${input.accountId}` }, sql`1 = 1`));
-  const decision = leaseDecisionOf(attempt, answers);
-  // Free yet not taken: another attempt took it between the statements of one transaction, which cannot be.
-  return decision.kind === 'free' ? { kind: 'in_progress' } : decision;
-}
-
 /** Gives a key back when the attempt ends before a document exists, so a corrected retry can use it. */
 export async function releaseLease(db: Database, lease: Lease): Promise<void> {
   await db.delete(idempotencyKeys).where(heldBy(lease));
@@ -69,7 +52,7 @@ interface LeaseAttempt {
 const attemptRow = (attempt: LeaseAttempt) =>
   sql`${idempotencyKeys.accountId} = ${attempt.accountId} AND ${idempotencyKeys.key} = ${attempt.key}`;
 
-/** acquireLease's condition for taking a key already there: forgotten, or a dead attempt at the same request. */
+/** leaseInBatch's condition for taking a key already there: forgotten, or a dead attempt at the same request. */
 function takeable(attempt: LeaseAttempt): SQL {
   return sql`(${idempotencyKeys.createdAt} <= ${attempt.now - MEMORY_MS}
     OR (${idempotencyKeys.documentId} IS NULL AND ${idempotencyKeys.fingerprint} = ${attempt.fingerprint}
@@ -98,8 +81,11 @@ export function documentOfKey(attempt: LeaseAttempt): SQL {
 }
 
 /**
- * acquireLease as statements of a batch, taken only where `condition` holds: the key's row as it was, then the
- * INSERT … ON CONFLICT DO UPDATE that takes it (its answer, the lease id, tells whether it did).
+ * Who holds a key, decided by statements of a batch (one transaction), the key taken only where `condition` holds:
+ * the key's row as it was, then one INSERT … ON CONFLICT DO UPDATE by which a new key, a key forgotten after 24
+ * hours, or a running attempt older than 35 seconds with the same request is taken by this attempt (a fresh lease
+ * id, so the earlier attempt's commit no longer matches); anything else is left as it is. Its answer, the lease
+ * id, tells whether it took the key.
  */
 export function leaseInBatch(db: Database, attempt: LeaseAttempt, condition: SQL) {
   const { accountId, key, fingerprint, leaseId, now } = attempt;
@@ -123,7 +109,7 @@ export function leaseInBatch(db: Database, attempt: LeaseAttempt, condition: SQL
 
 type KeyRow = typeof idempotencyKeys.$inferSelect & { takeable: number };
 
-/** The decision of leaseInBatch's statements, from their answers: as acquireLease's. */
+/** The decision of leaseInBatch's statements, from their answers; `free` when the key was free but not taken (`condition` did not hold). */
 export function leaseDecisionOf(
   attempt: Pick<LeaseAttempt, 'key' | 'fingerprint' | 'leaseId'> & { accountId: string },
   [before, taken]: readonly unknown[],

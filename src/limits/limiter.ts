@@ -37,12 +37,9 @@ export function singleAdmission(bucket: Bucket, now: number, counted: { count: n
 }
 
 /** One bucket (the requests and new-final buckets): a single upsert that counts only below the limit. */
-async function admitOne(
-  db: Database,
-  { bucket, start, end }: { bucket: Bucket; start: number; end: number },
-  now: number,
-): Promise<Admission> {
-  const [counted] = await countBelowLimit(db).all({ bucket: bucket.name, start, end, limit: bucket.limit });
+async function admitOne(db: Database, bucket: Bucket, now: number): Promise<Admission> {
+  const start = windowStart(now, bucket.windowMs);
+  const [counted] = await countBelowLimit(db).all({ bucket: bucket.name, start, end: start + bucket.windowMs, limit: bucket.limit });
   return singleAdmission(bucket, now, counted);
 }
 
@@ -74,11 +71,7 @@ export class LimiterUnavailable extends Error {}
  */
 export async function admit(db: Database, buckets: readonly Bucket[], now: number): Promise<Admission> {
   try {
-    if (buckets.length === 1) {
-      const [bucket] = buckets;
-      const start = windowStart(now, bucket!.windowMs);
-      return await admitOne(db, { bucket: bucket!, start, end: start + bucket!.windowMs }, now);
-    }
+    if (buckets.length === 1) return await admitOne(db, buckets[0]!, now);
     const answers = await db.batch(admitInBatch(db, buckets.map(fixedBucketInSql), now, sql`1 = 1`));
     return admissionOf(buckets, now, answers);
   } catch (error) {

@@ -49,7 +49,7 @@ function routeHeaders(route: RouteSpec, status: number): Record<string, unknown>
     [HEADERS.version]: headerRef('SvcVersion'),
     [HEADERS.requestId]: headerRef('SvcRequestId'),
     ...(route.access.kind === 'public'
-      ? { 'Access-Control-Allow-Origin': headerRef('AccessControlAllowOrigin'), Vary: headerRef('Vary') }
+      ? { [HEADERS.accessControlAllowOrigin]: headerRef('AccessControlAllowOrigin'), [HEADERS.vary]: headerRef('Vary') }
       : {}),
     ...(route.access.kind === 'key' && status !== ERRORS.unauthorized.status
       ? {

@@ -1,10 +1,10 @@
-import { LIMITS } from '../contract/limits.ts';
 import { TEMPLATES } from '../templates/registry.ts';
+import { DOCUMENT_REQUEST_DESCRIPTION } from './schemas.ts';
 
 /** The body of spec 2.1 (component `DocumentRequest`, one variant per template), with each template's example request. */
 export const DOCUMENT_REQUEST_BODY = {
   required: true,
-  description: `JSON, at most ${LIMITS.requestBodyBytes} bytes; \`template\` chooses the variant.`,
+  description: DOCUMENT_REQUEST_DESCRIPTION,
   content: {
     'application/json': {
       schema: { $ref: '#/components/schemas/DocumentRequest' },

@@ -36,7 +36,7 @@ export const ErrorSchema = v.strictObject({
 });
 
 /** The component name of a template's request body: `invoice` → `InvoiceRequest`. */
-export const requestComponentName = (template: TemplateDefinition) => `${template.slug[0]!.toUpperCase()}${template.slug.slice(1)}Request`;
+const requestComponentName = (template: TemplateDefinition) => `${template.slug[0]!.toUpperCase()}${template.slug.slice(1)}Request`;
 
 /** The body of a request for one template: every parameter as the validator reads it, with that template's slug and fields. */
 function requestSchemaFor(template: TemplateDefinition) {
@@ -61,9 +61,11 @@ function requestSchemaFor(template: TemplateDefinition) {
 const REQUEST_SCHEMAS = Object.fromEntries(TEMPLATES.map((template) => [requestComponentName(template), requestSchemaFor(template)]));
 
 /** The body of spec 2.1: one variant per template, told apart by `template`. */
-export const DocumentRequestSchema = v.pipe(
+export const DOCUMENT_REQUEST_DESCRIPTION = `JSON, at most ${LIMITS.requestBodyBytes} bytes; \`template\` chooses the variant.`;
+
+const DocumentRequestSchema = v.pipe(
   v.variant('template', Object.values(REQUEST_SCHEMAS)),
-  v.metadata({ description: `JSON, at most ${LIMITS.requestBodyBytes} bytes; \`template\` chooses the variant.` }),
+  v.metadata({ description: DOCUMENT_REQUEST_DESCRIPTION }),
 );
 
 const TotalsSchema = v.strictObject({

@@ -1,6 +1,7 @@
 import adler32 from 'pako/lib/zlib/adler32.js';
 import zlibDeflate from 'pako/lib/zlib/deflate.js';
 import ZStream from 'pako/lib/zlib/zstream.js';
+import { concatBytes } from '../bytes.ts';
 
 /**
  * Deflate with pako (the same bytes on Bun, Node and workerd, which a native zlib would not promise), keeping one
@@ -89,24 +90,16 @@ export function storedPiece(data: Uint8Array): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-const ZLIB_HEADER = [0x78, 0x9c];
+const ZLIB_HEADER = Uint8Array.of(0x78, 0x9c);
 /** An empty final block with the fixed codes: what ends a stream whose blocks all came before. */
-const FINAL_EMPTY_BLOCK = [0x03, 0x00];
+const FINAL_EMPTY_BLOCK = Uint8Array.of(0x03, 0x00);
 
 /**
  * A zlib stream of the pieces (deflatePiece, storedPiece) one after the other; `whole` is what they hold, end to end, for the
  * stream's Adler-32 checksum.
  */
 export function zlibOfPieces(pieces: readonly Uint8Array[], whole: Uint8Array): Uint8Array<ArrayBuffer> {
-  const length = pieces.reduce((sum, piece) => sum + piece.length, 0);
-  const out = new Uint8Array(ZLIB_HEADER.length + length + FINAL_EMPTY_BLOCK.length + 4);
-  out.set(ZLIB_HEADER);
-  let at = ZLIB_HEADER.length;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.length;
-  }
-  out.set(FINAL_EMPTY_BLOCK, at);
-  new DataView(out.buffer).setUint32(at + FINAL_EMPTY_BLOCK.length, adler32(1, whole, whole.length, 0) >>> 0);
-  return out;
+  const checksum = new Uint8Array(4);
+  new DataView(checksum.buffer).setUint32(0, adler32(1, whole, whole.length, 0) >>> 0);
+  return concatBytes([ZLIB_HEADER, ...pieces, FINAL_EMPTY_BLOCK, checksum]);
 }

@@ -1,4 +1,5 @@
 import { type PDFContext, type PDFObject, type PDFRef, PDFStream } from 'pdf-lib';
+import { concatBytes } from '../bytes.ts';
 import { deflate } from './deflate.ts';
 
 /** An object written as its PDF syntax by the caller (the structure elements), by its number: ASCII only. */
@@ -120,11 +121,5 @@ export function serializePdf(context: PDFContext, written: readonly WrittenObjec
   );
   push(ascii(`startxref\n${xrefOffset}\n%%EOF\n`));
 
-  const file = new Uint8Array(length);
-  let at = 0;
-  for (const part of parts) {
-    file.set(part, at);
-    at += part.length;
-  }
-  return file;
+  return concatBytes(parts);
 }

@@ -6,7 +6,7 @@ import { errorResponse, json } from '../http/respond.ts';
 import { defineRoute, type RouteSpec } from '../http/route.ts';
 
 /** Where load balancers check an instance; outside /api/v1, so neither API_ENABLED nor a version applies. */
-export const HEALTH_PATH = '/health';
+const HEALTH_PATH = '/health';
 
 /**
  * 200 `{"status":"ok"}` when the database answers one trivial read; otherwise 503 `service_busy` with

@@ -186,7 +186,7 @@ export function fieldsSchema(template: TemplateDefinition): v.GenericSchema {
 }
 
 /** JSON Schema 2020-12 of a valibot schema built from the field types (JSON numbers mapped to number). */
-export function publishedJsonSchema(schema: v.GenericSchema): Record<string, unknown> {
+function publishedJsonSchema(schema: v.GenericSchema): Record<string, unknown> {
   return toJsonSchema(schema, PUBLISHED_JSON_SCHEMA_CONFIG) as Record<string, unknown>;
 }
 

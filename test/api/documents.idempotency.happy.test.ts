@@ -3,11 +3,11 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { idempotencyKeys } from '../../src/db/schema.ts';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
-import { acquireLease } from '../../src/idempotency/lease.ts';
 import { parseJson } from '../../src/json/parse.ts';
 import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
+import { acquireLease } from '../support/leases.ts';
 import { sha256 } from '../support/pdf.ts';
 import { QUOTE_FIELDS } from '../support/requests.ts';
 

@@ -5,11 +5,12 @@ import { DatabaseBusy } from '../../src/db/failures.ts';
 import { accounts, idempotencyKeys } from '../../src/db/schema.ts';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
-import { acquireLease, readKey } from '../../src/idempotency/lease.ts';
+import { readKey } from '../../src/idempotency/lease.ts';
 import { parseJson } from '../../src/json/parse.ts';
 import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, interceptDb, isCommitBatch, type TestApp } from '../support/app.ts';
 import { documentRow, expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
+import { acquireLease } from '../support/leases.ts';
 
 /**
  * A keyed final whose situation changes between its render and its commit: the last credit taken by another

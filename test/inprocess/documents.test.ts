@@ -4,12 +4,12 @@ import { commitDocument } from '../../src/credits/commit.ts';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { purgeExpired } from '../../src/documents/retention.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
-import { acquireLease } from '../../src/idempotency/lease.ts';
 import { parseJson } from '../../src/json/parse.ts';
 import { DocumentListSchema } from '../../src/openapi/schemas.ts';
 import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, interceptDb, isCommitBatch, type TestApp } from '../support/app.ts';
 import { documentRow, expectError, finalInvoice, ledger, makeDocument, makePreviews, previewInvoice } from '../support/documents.ts';
+import { acquireLease } from '../support/leases.ts';
 
 /** The document route where the test moves the clock, sets limits or injects database faults. */
 let app: TestApp;

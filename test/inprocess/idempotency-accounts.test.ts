@@ -4,11 +4,12 @@ import { commitDocument } from '../../src/credits/commit.ts';
 import { idempotencyKeys } from '../../src/db/schema.ts';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
-import { acquireLease, readKey } from '../../src/idempotency/lease.ts';
+import { readKey } from '../../src/idempotency/lease.ts';
 import { parseJson } from '../../src/json/parse.ts';
 import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { documentRow, expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
+import { acquireLease } from '../support/leases.ts';
 
 /**
  * The decisions that depend on the clock (in progress, taken over after 35 seconds, forgotten after 24 hours)

@@ -2,11 +2,11 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { rateLimitWindows } from '../../src/db/schema.ts';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
-import { acquireLease } from '../../src/idempotency/lease.ts';
 import { parseJson } from '../../src/json/parse.ts';
 import { type Caller, seedCaller } from '../support/accounts.ts';
 import { BASE, createTestApp, type TestApp, withLimiterDown } from '../support/app.ts';
 import { expectRefusal, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
+import { acquireLease } from '../support/leases.ts';
 
 /**
  * Section 8 with more than one window involved: two full windows of the caller's own, the caller's limit

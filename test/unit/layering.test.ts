@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['documents', 'accounts', 'auth', 'credits', 'limits', 'idempotency', 'operator', 'settings'],
   ['templates'],
   ['render'],
-  ['contract', 'json', 'db', 'mail', 'money', 'clock.ts', 'config.ts', 'hash.ts', 'ids.ts', 'log.ts'],
+  ['contract', 'json', 'db', 'mail', 'money', 'bytes.ts', 'clock.ts', 'config.ts', 'hash.ts', 'ids.ts', 'log.ts'],
 ];
 
 type Graph = ReadonlyMap<string, readonly string[]>;
