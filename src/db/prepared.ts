@@ -1,4 +1,5 @@
 import { is, Param, Placeholder, SQL, StringChunk, sql } from 'drizzle-orm';
+import type { BatchItem } from 'drizzle-orm/batch';
 import { SQLiteAsyncDialect } from 'drizzle-orm/sqlite-core';
 import type { Database } from './database.ts';
 
@@ -66,4 +67,84 @@ export function fragmentPerValue(build: (value: Placeholder) => SQL): (value: st
  */
 export function builtOnce(fragment: SQL): SQL {
   return flat(built(fragment));
+}
+
+/** What drizzle prepares a query or raw statement into: its SQL and parameters, and how to read its answer. */
+interface PreparedQuery {
+  getQuery(): { sql: string; params: unknown[] };
+  mapResult(result: unknown, fromBatch?: boolean): unknown;
+}
+
+/** A query builder or raw statement of drizzle's, as a batch takes it. */
+interface Preparable {
+  _prepare(isOneTimeQuery?: boolean): PreparedQuery;
+}
+
+/** One parameter of a statement: a placeholder's name, bound per request, or a value fixed when it was built. */
+type Slot = { readonly name: string; readonly encode: (value: unknown) => unknown } | { readonly value: unknown };
+
+/** The values a statement's placeholders take, by name. */
+export type StatementValues = Readonly<Record<string, unknown>>;
+
+/**
+ * A whole statement built by drizzle once, with placeholders where a request's values go: binding it makes a batch
+ * item whose SQL is that same text, so that per request no SQL is built at all. Drizzle's batch does not bind
+ * placeholders (it sends them as they are); this item carries its values bound.
+ */
+export interface Statement {
+  readonly sql: string;
+  bind(values: StatementValues): BatchItem<'sqlite'>;
+}
+
+export function statementOf(query: unknown): Statement {
+  const prepared = (query as Preparable)._prepare(false);
+  const { sql: text, params } = prepared.getQuery();
+  const slots: Slot[] = params.map((param) => {
+    if (is(param, Placeholder)) return { name: param.name, encode: (value: unknown) => value };
+    // A column's value (an insert's or an update's): its encoder maps it as drizzle's own binding does.
+    if (is(param, Param) && is(param.value, Placeholder)) {
+      const { encoder } = param;
+      return { name: param.value.name, encode: (value: unknown) => encoder.mapToDriverValue(value) };
+    }
+    return { value: param };
+  });
+  const mapResult = (result: unknown, fromBatch?: boolean) => prepared.mapResult(result, fromBatch);
+  return {
+    sql: text,
+    bind(values) {
+      const bound = slots.map((slot) => {
+        if ('value' in slot) return slot.value;
+        if (!(slot.name in values)) throw new Error(`no value for the placeholder ${slot.name}`);
+        return slot.encode(values[slot.name]);
+      });
+      const query = { getQuery: () => ({ sql: text, params: bound }), mapResult };
+      return { _prepare: () => query } as unknown as BatchItem<'sqlite'>;
+    },
+  };
+}
+
+/**
+ * Statements built once per database and per variant (`keyOf` names what changes their text: a mode, a switch;
+ * two variants with one name must build the same statements), for the statements every request runs. Per
+ * database: drizzle's prepared query belongs to its database (on D1, to its binding), so two never share one.
+ */
+export function statementsPerDatabase<Variant, Statements>(
+  keyOf: (variant: Variant) => string,
+  build: (db: Database, variant: Variant) => Statements,
+): (db: Database, variant: Variant) => Statements {
+  const built = new WeakMap<Database, Map<string, Statements>>();
+  return (db, variant) => {
+    let variants = built.get(db);
+    if (!variants) {
+      variants = new Map();
+      built.set(db, variants);
+    }
+    const key = keyOf(variant);
+    let statements = variants.get(key);
+    if (!statements) {
+      statements = build(db, variant);
+      variants.set(key, statements);
+    }
+    return statements;
+  };
 }

@@ -1,7 +1,6 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { PLANS, type PlanLimits, planOf } from '../accounts/plans.ts';
-import { builtOnce } from '../db/prepared.ts';
-import type { Bucket } from './buckets.ts';
+import { type Bucket, WINDOW_NAMES, windowStart } from './buckets.ts';
 
 /**
  * A caller known to the database only: the key's id, its account's id and the account's plan as SQL read in the
@@ -15,7 +14,7 @@ export interface CallerInSql {
 
 /** A bucket whose name and limit the database works out from the caller in SQL. */
 export interface BucketInSql {
-  readonly name: SQL;
+  readonly name: SQL | Placeholder;
   readonly limit: SQL;
   readonly windowMs: number;
 }
@@ -28,8 +27,7 @@ const MARKS = /(\{keyId\}|\{accountId\})/;
 /**
  * The buckets `make` gives a caller, as SQL: names and limits come from the same functions that name and limit
  * them in JavaScript (buckets.ts), the ids spliced in where the caller's stand in, each limit a CASE over the plans
- * (an unknown stored plan counts as free, as planOf has it). Each built once: a request's statements use them several
- * times.
+ * (an unknown stored plan counts as free, as planOf has it).
  */
 export function bucketsInSql(
   make: (keyId: string, accountId: string, plan: PlanLimits) => readonly Bucket[],
@@ -44,8 +42,8 @@ export function bucketsInSql(
       .filter((part) => part !== '')
       .map((part) => (part === KEY_MARK ? caller.keyId : part === ACCOUNT_MARK ? caller.accountId : sql`${part}`));
     return {
-      name: builtOnce(sql`(${sql.join(parts, sql` || `)})`),
-      limit: builtOnce(sql`(CASE ${caller.plan} ${sql.raw(whens)} ELSE ${sql.raw(String(bucket.limit))} END)`),
+      name: sql`(${sql.join(parts, sql` || `)})`,
+      limit: sql`(CASE ${caller.plan} ${sql.raw(whens)} ELSE ${sql.raw(String(bucket.limit))} END)`,
       windowMs: bucket.windowMs,
     };
   });
@@ -54,4 +52,25 @@ export function bucketsInSql(
 /** A bucket whose name and limit JavaScript knows (a failed sign-in's network), for the same statements. */
 export function fixedBucketInSql(bucket: Bucket): BucketInSql {
   return { name: sql`${bucket.name}`, limit: sql`${bucket.limit}`, windowMs: bucket.windowMs };
+}
+
+/**
+ * The start and the end of a window of `windowMs` at the request's time, as placeholders: statements built once
+ * (src/db/prepared.ts) are bound per request with windowValues.
+ */
+export function windowInSql(windowMs: number): { start: Placeholder; end: Placeholder } {
+  return { start: sql.placeholder(`window_start_${windowMs}`), end: sql.placeholder(`window_end_${windowMs}`) };
+}
+
+const WINDOWS_MS = Object.keys(WINDOW_NAMES).map(Number);
+
+/** The values of windowInSql's placeholders at `now`, for every window a bucket counts in. */
+export function windowValues(now: number): Record<string, number> {
+  const values: Record<string, number> = {};
+  for (const windowMs of WINDOWS_MS) {
+    const start = windowStart(now, windowMs);
+    values[`window_start_${windowMs}`] = start;
+    values[`window_end_${windowMs}`] = start + windowMs;
+  }
+  return values;
 }

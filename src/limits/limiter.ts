@@ -1,10 +1,10 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
 import { describeError } from '../db/failures.ts';
-import { preparedPerDatabase } from '../db/prepared.ts';
+import { preparedPerDatabase, statementOf } from '../db/prepared.ts';
 import { rateLimitWindows } from '../db/schema.ts';
 import { type Bucket, windowStart } from './buckets.ts';
-import { type BucketInSql, fixedBucketInSql } from './in-sql.ts';
+import { type BucketInSql, fixedBucketInSql, windowInSql, windowValues } from './in-sql.ts';
 
 export interface BucketState {
   bucket: Bucket;
@@ -48,11 +48,11 @@ async function admitOne(db: Database, bucket: Bucket, now: number): Promise<Admi
  * (BucketInSql), and only where `condition` holds: a row back (the new count) means counted. Through drizzle's
  * insert builder, as the service's every write to the windows.
  */
-export function countInBatch(db: Database, bucket: BucketInSql, now: number, condition: SQL) {
-  const start = windowStart(now, bucket.windowMs);
+export function countInBatch(db: Database, bucket: BucketInSql, condition: SQL) {
+  const { start, end } = windowInSql(bucket.windowMs);
   return db
     .insert(rateLimitWindows)
-    .select(sql`SELECT ${bucket.name}, ${start}, 1, ${start + bucket.windowMs} WHERE ${condition}`)
+    .select(sql`SELECT ${bucket.name}, ${start}, 1, ${end} WHERE ${condition}`)
     .onConflictDoUpdate({
       target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
       set: { count: sql`${rateLimitWindows.count} + 1` },
@@ -72,7 +72,10 @@ export class LimiterUnavailable extends Error {}
 export async function admit(db: Database, buckets: readonly Bucket[], now: number): Promise<Admission> {
   try {
     if (buckets.length === 1) return await admitOne(db, buckets[0]!, now);
-    const answers = await db.batch(admitInBatch(db, buckets.map(fixedBucketInSql), now, sql`1 = 1`));
+    // Built for this call: the buckets of these rarer requests (sign-in mail) have their names in the text.
+    const values = windowValues(now);
+    const statements = admitInBatch(db, buckets.map(fixedBucketInSql), sql`1 = 1`).map((statement) => statementOf(statement).bind(values));
+    const answers = await db.batch(statements as unknown as Parameters<Database['batch']>[0]);
     return admissionOf(buckets, now, answers);
   } catch (error) {
     throw new LimiterUnavailable(describeError(error));
@@ -83,9 +86,9 @@ export async function admit(db: Database, buckets: readonly Bucket[], now: numbe
  * None of `buckets` is full in its current window, as SQL (read before the batch counts them): one look-up by
  * primary key per bucket (an OR of them all would have SQLite scan every window).
  */
-export function openInSql(buckets: readonly BucketInSql[], now: number): SQL {
+export function openInSql(buckets: readonly BucketInSql[]): SQL {
   const open = buckets.map((bucket) => {
-    const start = windowStart(now, bucket.windowMs);
+    const { start } = windowInSql(bucket.windowMs);
     return sql`NOT EXISTS (SELECT 1 FROM ${rateLimitWindows} WHERE ${rateLimitWindows.bucket} = ${bucket.name}
       AND ${rateLimitWindows.windowStart} = ${start} AND ${rateLimitWindows.count} >= ${bucket.limit})`;
   });
@@ -96,11 +99,8 @@ export function openInSql(buckets: readonly BucketInSql[], now: number): SQL {
  * admit's statements for a batch, where `condition` holds: the windows' rows made sure of, every bucket counted
  * only if none is full, then their counts read (whether or not they were counted). admissionOf reads the answers.
  */
-export function admitInBatch(db: Database, buckets: readonly BucketInSql[], now: number, condition: SQL) {
-  const windows = buckets.map((bucket) => {
-    const start = windowStart(now, bucket.windowMs);
-    return { bucket, start, end: start + bucket.windowMs };
-  });
+export function admitInBatch(db: Database, buckets: readonly BucketInSql[], condition: SQL) {
+  const windows = buckets.map((bucket) => ({ bucket, ...windowInSql(bucket.windowMs) }));
   // Rows as VALUES, not SELECTs joined by UNION ALL: D1 refuses a compound SELECT of more than a few terms
   // ("too many terms in compound SELECT"), and a VALUES list is not one.
   const rows = sql.join(
