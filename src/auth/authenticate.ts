@@ -10,7 +10,7 @@ import { preparedPerDatabase, type StatementValues, statementOf } from '../db/pr
 import { authFailureBucket, requestBuckets } from '../limits/buckets.ts';
 import { countRequest, type LimiterDeps, limiterDown, reportAdmission } from '../limits/count.ts';
 import { type BucketInSql, bucketsInSql, type CallerInSql, windowValues } from '../limits/in-sql.ts';
-import { countInBatch, openInSql, singleAdmission } from '../limits/limiter.ts';
+import { countEitherInBatch, openInSql, singleAdmission } from '../limits/limiter.ts';
 import { networkOf } from '../limits/network.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import { log } from '../log.ts';
@@ -80,8 +80,7 @@ const signInStatements = preparedPerDatabase((db) => {
     touch: statementOf(touchKey(db, HASH, NOW, sql.placeholder('last_used_before'))),
     key: statementOf(key),
     account: statementOf(account),
-    failure: statementOf(countInBatch(db, failure, sql`NOT ${caller.active}`)),
-    request: statementOf(countInBatch(db, requestsBucketInSql(caller), caller.active)),
+    count: statementOf(countEitherInBatch(db, caller.active, requestsBucketInSql(caller), failure)),
   };
 });
 
@@ -152,21 +151,21 @@ async function signInCounted(hash: string, attempt: SignInAttempt, deps: Limiter
       ...routeStatements,
       statements.key.bind(values),
       statements.account.bind(values),
-      statements.failure.bind(values),
-      statements.request.bind(values),
+      statements.count.bind(values),
     ] as unknown as Parameters<Database['batch']>[0]);
   } catch (error) {
     throw limiterDown(attempt.requestId, error);
   }
-  const [failureCounted, requestCounted] = answers.slice(-2) as [{ count: number }[], { count: number }[]];
-  const row = keyWithAccount(answers.slice(-4, -2));
+  // The key's requests bucket when its key is active, else the network's failed sign-ins: one of them was counted.
+  const [counted] = answers.at(-1) as { bucket: string; count: number }[];
+  const row = keyWithAccount(answers.slice(-3, -1));
   if (row && row.key.revokedAt === null) {
     const [bucket] = requestBuckets(row.key.id, planOf(row.account.plan).limits);
-    reportAdmission(singleAdmission(bucket!, now, requestCounted[0]), now, attempt);
-    return { auth: row, answers: answers.slice(1, -4) };
+    reportAdmission(singleAdmission(bucket!, now, counted), now, attempt);
+    return { auth: row, answers: answers.slice(1, -3) };
   }
   // The failure's count stays out of the RateLimit headers.
-  reportAdmission(singleAdmission(failure, now, failureCounted[0]), now, {});
+  reportAdmission(singleAdmission(failure, now, counted), now, {});
   throw invalidKey();
 }
 

@@ -1,4 +1,4 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
 import { describeError } from '../db/failures.ts';
 import { preparedPerDatabase, statementOf } from '../db/prepared.ts';
@@ -44,21 +44,25 @@ async function admitOne(db: Database, bucket: Bucket, now: number): Promise<Admi
 }
 
 /**
- * The upsert of admitOne as one statement of a larger batch, for a bucket the database names and limits itself
- * (BucketInSql), and only where `condition` holds: a row back (the new count) means counted. Through drizzle's
- * insert builder, as the service's every write to the windows.
+ * The upsert of admitOne as one statement of a larger batch, for one of two buckets the database names and limits
+ * itself (BucketInSql): `chosen` where `choice` holds, else `otherwise` (a sign-in counts either the key's request or
+ * its network's failure). A row back (the bucket and its new count) means counted. Through drizzle's insert builder,
+ * as the service's every write to the windows.
  */
-export function countInBatch(db: Database, bucket: BucketInSql, condition: SQL) {
-  const { start, end } = windowInSql(bucket.windowMs);
+export function countEitherInBatch(db: Database, choice: SQL, chosen: BucketInSql, otherwise: BucketInSql) {
+  const either = (ifChosen: SQL | Placeholder, ifNot: SQL | Placeholder) => sql`CASE WHEN ${choice} THEN ${ifChosen} ELSE ${ifNot} END`;
+  const [window, otherWindow] = [windowInSql(chosen.windowMs), windowInSql(otherwise.windowMs)];
   return db
     .insert(rateLimitWindows)
-    .select(sql`SELECT ${bucket.name}, ${start}, 1, ${end} WHERE ${condition}`)
+    .select(
+      sql`SELECT ${either(chosen.name, otherwise.name)}, ${either(window.start, otherWindow.start)}, 1, ${either(window.end, otherWindow.end)} WHERE 1 = 1`,
+    )
     .onConflictDoUpdate({
       target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
       set: { count: sql`${rateLimitWindows.count} + 1` },
-      setWhere: sql`${rateLimitWindows.count} < ${bucket.limit}`,
+      setWhere: sql`${rateLimitWindows.count} < ${either(chosen.limit, otherwise.limit)}`,
     })
-    .returning({ count: rateLimitWindows.count });
+    .returning({ bucket: rateLimitWindows.bucket, count: rateLimitWindows.count });
 }
 
 /** The limiter's storage could not be reached: the request is not processed (503 limiter_unavailable). */
@@ -96,19 +100,18 @@ export function openInSql(buckets: readonly BucketInSql[]): SQL {
 }
 
 /**
- * admit's statements for a batch, where `condition` holds: the windows' rows made sure of, every bucket counted
- * only if none is full, then their counts read (whether or not they were counted). admissionOf reads the answers.
+ * admit's statements for a batch, where `condition` holds: every bucket counted (its window's row made where it
+ * has none) only if none is full, then their counts read (whether or not they were counted). admissionOf reads the
+ * answers. One upsert does the counting: whether a bucket is full is a subquery that does not depend on the row
+ * being written, so SQLite evaluates it once, before the first row is written (and, the SELECT reading the table it
+ * writes, SQLite fills the rows into a temporary table before writing any): all or none.
  */
 export function admitInBatch(db: Database, buckets: readonly BucketInSql[], condition: SQL) {
   const windows = buckets.map((bucket) => ({ bucket, ...windowInSql(bucket.windowMs) }));
   // Rows as VALUES, not SELECTs joined by UNION ALL: D1 refuses a compound SELECT of more than a few terms
   // ("too many terms in compound SELECT"), and a VALUES list is not one.
-  const rows = sql.join(
-    windows.map(({ bucket, start, end }) => sql`(${bucket.name}, ${start}, 0, ${end})`),
-    sql`, `,
-  );
   const wanted = sql.join(
-    windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start}, ${bucket.limit})`),
+    windows.map(({ bucket, start, end }) => sql`(${bucket.name}, ${start}, ${bucket.limit}, ${end})`),
     sql`, `,
   );
   const keys = sql.join(
@@ -116,15 +119,20 @@ export function admitInBatch(db: Database, buckets: readonly BucketInSql[], cond
     sql`, `,
   );
   return [
-    db.insert(rateLimitWindows).select(sql`SELECT * FROM (VALUES ${rows}) WHERE ${condition}`).onConflictDoNothing(),
-    db.all<{ bucket: string; count: number }>(sql`
-      WITH wanted(bucket, window_start, quota) AS (VALUES ${wanted})
-      UPDATE ${rateLimitWindows} SET count = count + 1
-      WHERE ${condition} AND (bucket, window_start) IN (SELECT bucket, window_start FROM wanted)
-        AND NOT EXISTS (
-          SELECT 1 FROM ${rateLimitWindows} AS w JOIN wanted ON w.bucket = wanted.bucket AND w.window_start = wanted.window_start
-          WHERE w.count >= wanted.quota)
-      RETURNING bucket, count`),
+    db
+      .insert(rateLimitWindows)
+      .select(
+        sql`WITH wanted(bucket, window_start, quota, expires_at) AS (VALUES ${wanted})
+      SELECT bucket, window_start, 1, expires_at FROM wanted
+      WHERE ${condition} AND NOT EXISTS (
+        SELECT 1 FROM ${rateLimitWindows} AS w JOIN wanted AS full ON w.bucket = full.bucket AND w.window_start = full.window_start
+        WHERE w.count >= full.quota)`,
+      )
+      .onConflictDoUpdate({
+        target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
+        set: { count: sql`${rateLimitWindows.count} + 1` },
+      })
+      .returning({ bucket: rateLimitWindows.bucket, count: rateLimitWindows.count }),
     db.all<{ bucket: string; count: number }>(
       sql`SELECT bucket, count FROM ${rateLimitWindows} WHERE (bucket, window_start) IN (VALUES ${keys})`,
     ),
@@ -135,7 +143,7 @@ export function admitInBatch(db: Database, buckets: readonly BucketInSql[], cond
  * The admission of buckets counted by admitInBatch, from its statements' answers: admitted when every bucket was
  * counted, else refused by the full ones (their counts read after the batch counted nothing).
  */
-export function admissionOf(buckets: readonly Bucket[], now: number, [, counted, current]: readonly unknown[]): Admission {
+export function admissionOf(buckets: readonly Bucket[], now: number, [counted, current]: readonly unknown[]): Admission {
   const windows = buckets.map((bucket) => ({ bucket, resetAt: windowStart(now, bucket.windowMs) + bucket.windowMs }));
   const counts = new Map((counted as { bucket: string; count: number }[]).map((row) => [row.bucket, row.count]));
   if (counts.size === buckets.length) {
