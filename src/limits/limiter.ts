@@ -104,7 +104,9 @@ export function openInSql(buckets: readonly BucketInSql[]): SQL {
  * has none) only if none is full, then their counts read (whether or not they were counted). admissionOf reads the
  * answers. One upsert does the counting: whether a bucket is full is a subquery that does not depend on the row
  * being written, so SQLite evaluates it once, before the first row is written (and, the SELECT reading the table it
- * writes, SQLite fills the rows into a temporary table before writing any): all or none.
+ * writes, SQLite fills the rows into a temporary table before writing any): all or none. `condition` filters the
+ * wanted rows themselves: where it does not hold (a replay's buckets for a new document, on every request with an
+ * Idempotency-Key) SQLite works out no bucket name or limit at all, which halved the statement's time (measured).
  */
 export function admitInBatch(db: Database, buckets: readonly BucketInSql[], condition: SQL) {
   const windows = buckets.map((bucket) => ({ bucket, ...windowInSql(bucket.windowMs) }));
@@ -122,9 +124,9 @@ export function admitInBatch(db: Database, buckets: readonly BucketInSql[], cond
     db
       .insert(rateLimitWindows)
       .select(
-        sql`WITH wanted(bucket, window_start, quota, expires_at) AS (VALUES ${wanted})
+        sql`WITH wanted(bucket, window_start, quota, expires_at) AS (SELECT * FROM (VALUES ${wanted}) WHERE ${condition})
       SELECT bucket, window_start, 1, expires_at FROM wanted
-      WHERE ${condition} AND NOT EXISTS (
+      WHERE NOT EXISTS (
         SELECT 1 FROM ${rateLimitWindows} AS w JOIN wanted AS full ON w.bucket = full.bucket AND w.window_start = full.window_start
         WHERE w.count >= full.quota)`,
       )
