@@ -101,8 +101,8 @@ export function openInSql(buckets: readonly BucketInSql[]): SQL {
 
 /**
  * admit's statements for a batch, where `condition` holds: every bucket counted (its window's row made where it
- * has none) only if none is full, then their counts read (whether or not they were counted). admissionOf reads the
- * answers. One upsert does the counting: whether a bucket is full is a subquery that does not depend on the row
+ * has none) only if none is full, then (for more than one bucket) their counts read, whether or not they were
+ * counted. admissionOf reads the answers. One upsert does the counting: whether a bucket is full is a subquery that does not depend on the row
  * being written, so SQLite evaluates it once, before the first row is written (and, the SELECT reading the table it
  * writes, SQLite fills the rows into a temporary table before writing any): all or none. `condition` filters the
  * wanted rows themselves: where it does not hold (a replay's buckets for a new document, on every request with an
@@ -120,30 +120,34 @@ export function admitInBatch(db: Database, buckets: readonly BucketInSql[], cond
     windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start})`),
     sql`, `,
   );
-  return [
-    db
-      .insert(rateLimitWindows)
-      .select(
-        sql`WITH wanted(bucket, window_start, quota, expires_at) AS (SELECT * FROM (VALUES ${wanted}) WHERE ${condition})
+  const counting = db
+    .insert(rateLimitWindows)
+    .select(
+      sql`WITH wanted(bucket, window_start, quota, expires_at) AS (SELECT * FROM (VALUES ${wanted}) WHERE ${condition})
       SELECT bucket, window_start, 1, expires_at FROM wanted
       WHERE NOT EXISTS (
         SELECT 1 FROM ${rateLimitWindows} AS w JOIN wanted AS full ON w.bucket = full.bucket AND w.window_start = full.window_start
         WHERE w.count >= full.quota)`,
-      )
-      .onConflictDoUpdate({
-        target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
-        set: { count: sql`${rateLimitWindows.count} + 1` },
-      })
-      .returning({ bucket: rateLimitWindows.bucket, count: rateLimitWindows.count }),
+    )
+    .onConflictDoUpdate({
+      target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
+      set: { count: sql`${rateLimitWindows.count} + 1` },
+    })
+    .returning({ bucket: rateLimitWindows.bucket, count: rateLimitWindows.count });
+  // A single bucket not counted was full, at its limit: nothing to read (admissionOf).
+  if (buckets.length === 1) return [counting];
+  return [
+    counting,
     db.all<{ bucket: string; count: number }>(
       sql`SELECT bucket, count FROM ${rateLimitWindows} WHERE (bucket, window_start) IN (VALUES ${keys})`,
     ),
-  ] as const;
+  ];
 }
 
 /**
  * The admission of buckets counted by admitInBatch, from its statements' answers: admitted when every bucket was
- * counted, else refused by the full ones (their counts read after the batch counted nothing).
+ * counted, else refused by the full ones (their counts read after the batch counted nothing; a single bucket not
+ * counted is at its limit, which a count never passes).
  */
 export function admissionOf(buckets: readonly Bucket[], now: number, [counted, current]: readonly unknown[]): Admission {
   const windows = buckets.map((bucket) => ({ bucket, resetAt: windowStart(now, bucket.windowMs) + bucket.windowMs }));
@@ -151,7 +155,10 @@ export function admissionOf(buckets: readonly Bucket[], now: number, [counted, c
   if (counts.size === buckets.length) {
     return { admitted: true, states: windows.map(({ bucket, resetAt }) => ({ bucket, count: counts.get(bucket.name)!, resetAt })) };
   }
-  const read = new Map((current as { bucket: string; count: number }[]).map((row) => [row.bucket, row.count]));
+  const read =
+    current === undefined
+      ? new Map(buckets.map((bucket) => [bucket.name, bucket.limit]))
+      : new Map((current as { bucket: string; count: number }[]).map((row) => [row.bucket, row.count]));
   const states = windows.map(({ bucket, resetAt }) => ({ bucket, count: read.get(bucket.name) ?? 0, resetAt }));
   return { admitted: false, states, refusing: states.filter((state) => state.count >= state.bucket.limit) };
 }

@@ -39,9 +39,9 @@ const STATEMENTS: Record<RequestType, number> = {
   'POST /api/v1/documents/validate': 4,
   'POST /api/v1/documents, preview': 9,
   'POST /api/v1/documents, preview with a new Idempotency-Key': 15,
-  'POST /api/v1/documents, final': 9,
-  'POST /api/v1/documents, final with a new Idempotency-Key': 15,
-  'the same Idempotency-Key replayed': 12,
+  'POST /api/v1/documents, final': 8,
+  'POST /api/v1/documents, final with a new Idempotency-Key': 14,
+  'the same Idempotency-Key replayed': 11,
   'a well-formed key that does not exist (401)': 4,
 };
 
