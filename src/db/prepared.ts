@@ -39,7 +39,7 @@ function built(fragment: SQL): BuiltFragment {
  * that drizzle binds it as it is: an array would otherwise become a list). Drizzle building it again costs next
  * to nothing; the text is the same, byte for byte, so SQLite's prepared statements are the same too.
  */
-function flat({ text, params }: BuiltFragment, bind: (param: unknown) => unknown = (param) => param): SQL {
+function flat({ text, params }: BuiltFragment, bind: (param: unknown) => unknown): SQL {
   const chunks: unknown[] = [text[0]];
   params.forEach((param, index) => {
     const value = bind(param);
@@ -49,9 +49,10 @@ function flat({ text, params }: BuiltFragment, bind: (param: unknown) => unknown
 }
 
 /**
- * An SQL fragment whose one value (a string) is bound per request, its text built by drizzle once per process.
- * The fragments every statement of a keyed batch repeats (the caller's key and account, looked up by the key's
- * hash) made drizzle's building of the batch's SQL cost more than running it (measured: issue 19).
+ * An SQL fragment whose one value (a string) is bound per request, its text built by drizzle once per process, for
+ * statements that are still built per request (a page of the history, a record by id) around the caller looked up
+ * by the key's hash: drizzle building such a fragment each time cost more than running it (measured: issue 19).
+ * The statements every document runs are built once whole instead (statementOf).
  */
 export function fragmentPerValue(build: (value: Placeholder) => SQL): (value: string) => SQL {
   let template: BuiltFragment | undefined;
@@ -59,14 +60,6 @@ export function fragmentPerValue(build: (value: Placeholder) => SQL): (value: st
     template ??= built(build(sql.placeholder('value')));
     return flat(template, (param) => (is(param, Placeholder) ? value : param));
   };
-}
-
-/**
- * A fragment that one request's statements use several times (a bucket's name, a condition), built by drizzle
- * once for all of them.
- */
-export function builtOnce(fragment: SQL): SQL {
-  return flat(built(fragment));
 }
 
 /** What drizzle prepares a query or raw statement into: its SQL and parameters, and how to read its answer. */
@@ -132,13 +125,9 @@ export function statementsPerDatabase<Variant, Statements>(
   keyOf: (variant: Variant) => string,
   build: (db: Database, variant: Variant) => Statements,
 ): (db: Database, variant: Variant) => Statements {
-  const built = new WeakMap<Database, Map<string, Statements>>();
+  const variantsOf = preparedPerDatabase(() => new Map<string, Statements>());
   return (db, variant) => {
-    let variants = built.get(db);
-    if (!variants) {
-      variants = new Map();
-      built.set(db, variants);
-    }
+    const variants = variantsOf(db);
     const key = keyOf(variant);
     let statements = variants.get(key);
     if (!statements) {
