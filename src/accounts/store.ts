@@ -113,10 +113,12 @@ export function renewalOf(
   { now, periodEnd }: { now: number | Placeholder; periodEnd: number | Placeholder },
   condition: SQL,
 ) {
+  // `condition` inside the CASE: SQLite works it out (for a document, several look-ups) only for an account whose
+  // period has ended, once a month, and not on every request.
   return db
     .update(accounts)
     .set({ creditsRemaining: ALLOWANCE_OF_PLAN, periodEnd: sql`${periodEnd}` })
-    .where(sql`${accounts.id} = ${accountId} AND ${accounts.periodEnd} <= ${now} AND ${condition}`)
+    .where(sql`${accounts.id} = ${accountId} AND CASE WHEN ${accounts.periodEnd} <= ${now} THEN ${condition} ELSE 0 END`)
     .returning();
 }
 
