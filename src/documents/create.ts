@@ -340,13 +340,15 @@ const createStatements = statementsPerDatabase(
       const credit = final ? hasCredit(accountId) : sql`1 = 1`;
       const open = limits ? openInSql(buckets) : sql`1 = 1`;
       parts.lease = leaseInBatch(db, accountId, sql`${ok} AND ${leaseFree(accountId)} AND ${credit} AND ${open}`);
-      counted = sql`${ok} AND (${leaseTaken(accountId)} OR (NOT ${credit} AND ${leaseFree(accountId)}))`;
+      // The lease this batch took was taken only where `ok` held (this attempt's lease id is new): SQLite works
+      // `ok` out again only for the other case, and each term only while the ones before it hold.
+      counted = sql`(${leaseTaken(accountId)} OR (${ok} AND NOT ${credit} AND ${leaseFree(accountId)}))`;
       if (limits) {
         const replayBucketsInSql = bucketsInSql(
           (keyId, accountId, plan) => replayBuckets(final ? 'final' : 'preview', accountId, keyId, plan),
           caller,
         );
-        parts.replayCounts = admitInBatch(db, replayBucketsInSql, sql`${ok} AND ${replayable(accountId)}`);
+        parts.replayCounts = admitInBatch(db, replayBucketsInSql, sql`${replayable(accountId)} AND ${ok}`);
       }
       parts.replayDocument = [documentQuery(db, accountId, documentOfKey(accountId), VISIBLE_AFTER)];
     }

@@ -43,26 +43,47 @@ async function admitOne(db: Database, bucket: Bucket, now: number): Promise<Admi
   return singleAdmission(bucket, now, counted);
 }
 
+/** A window's row for a batch's upsert: its bucket's name, its bounds and the bucket's limit, as SQL. */
+interface WindowInSql {
+  readonly name: SQL | Placeholder;
+  readonly start: SQL | Placeholder;
+  readonly end: SQL | Placeholder;
+  readonly limit: SQL;
+}
+
 /**
- * The upsert of admitOne as one statement of a larger batch, for one of two buckets the database names and limits
- * itself (BucketInSql): `chosen` where `choice` holds, else `otherwise` (a sign-in counts either the key's request or
- * its network's failure). A row back (the bucket and its new count) means counted. Through drizzle's insert builder,
- * as the service's every write to the windows.
+ * The upsert of admitOne as one statement of a larger batch, where `condition` holds: a row back (the bucket and its
+ * new count) means counted. Through drizzle's insert builder, as the service's every write to the windows.
  */
-export function countEitherInBatch(db: Database, choice: SQL, chosen: BucketInSql, otherwise: BucketInSql) {
-  const either = (ifChosen: SQL | Placeholder, ifNot: SQL | Placeholder) => sql`CASE WHEN ${choice} THEN ${ifChosen} ELSE ${ifNot} END`;
-  const [window, otherWindow] = [windowInSql(chosen.windowMs), windowInSql(otherwise.windowMs)];
+function countBelowLimitInBatch(db: Database, window: WindowInSql, condition: SQL) {
   return db
     .insert(rateLimitWindows)
-    .select(
-      sql`SELECT ${either(chosen.name, otherwise.name)}, ${either(window.start, otherWindow.start)}, 1, ${either(window.end, otherWindow.end)} WHERE 1 = 1`,
-    )
+    .select(sql`SELECT ${window.name}, ${window.start}, 1, ${window.end} WHERE ${condition}`)
     .onConflictDoUpdate({
       target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
       set: { count: sql`${rateLimitWindows.count} + 1` },
-      setWhere: sql`${rateLimitWindows.count} < ${either(chosen.limit, otherwise.limit)}`,
+      setWhere: sql`${rateLimitWindows.count} < ${window.limit}`,
     })
     .returning({ bucket: rateLimitWindows.bucket, count: rateLimitWindows.count });
+}
+
+/** A bucket's window at the request's time, for countBelowLimitInBatch. */
+function windowOf(bucket: BucketInSql): WindowInSql {
+  return { name: bucket.name, ...windowInSql(bucket.windowMs), limit: bucket.limit };
+}
+
+/**
+ * countBelowLimitInBatch for one of two buckets the database names and limits itself (BucketInSql): `chosen` where
+ * `choice` holds, else `otherwise` (a sign-in counts either the key's request or its network's failure).
+ */
+export function countEitherInBatch(db: Database, choice: SQL, chosen: BucketInSql, otherwise: BucketInSql) {
+  const [one, other] = [windowOf(chosen), windowOf(otherwise)];
+  const either = (field: keyof WindowInSql) => sql`CASE WHEN ${choice} THEN ${one[field]} ELSE ${other[field]} END`;
+  return countBelowLimitInBatch(
+    db,
+    { name: either('name'), start: either('start'), end: either('end'), limit: either('limit') },
+    sql`1 = 1`,
+  );
 }
 
 /** The limiter's storage could not be reached: the request is not processed (503 limiter_unavailable). */
@@ -101,14 +122,17 @@ export function openInSql(buckets: readonly BucketInSql[]): SQL {
 
 /**
  * admit's statements for a batch, where `condition` holds: every bucket counted (its window's row made where it
- * has none) only if none is full, then (for more than one bucket) their counts read, whether or not they were
- * counted. admissionOf reads the answers. One upsert does the counting: whether a bucket is full is a subquery that does not depend on the row
- * being written, so SQLite evaluates it once, before the first row is written (and, the SELECT reading the table it
- * writes, SQLite fills the rows into a temporary table before writing any): all or none. `condition` filters the
- * wanted rows themselves: where it does not hold (a replay's buckets for a new document, on every request with an
+ * has none) only if none is full, then their counts read, whether or not they were counted; admissionOf reads the
+ * answers. A single bucket is one upsert (countBelowLimitInBatch) and no read. For more, one upsert does the
+ * counting: whether a bucket is full is a subquery that does not depend on the row being written, so SQLite
+ * evaluates it once, before the first row is written (and, the SELECT reading the table it writes, SQLite fills
+ * the rows into a temporary table before writing any): all or none. `condition` filters the wanted rows
+ * themselves: where it does not hold (a replay's buckets for a new document, on every request with an
  * Idempotency-Key) SQLite works out no bucket name or limit at all, which halved the statement's time (measured).
  */
 export function admitInBatch(db: Database, buckets: readonly BucketInSql[], condition: SQL) {
+  // A single bucket not counted was full, at its limit: one upsert, nothing to read (admissionOf).
+  if (buckets.length === 1) return [countBelowLimitInBatch(db, windowOf(buckets[0]!), condition)];
   const windows = buckets.map((bucket) => ({ bucket, ...windowInSql(bucket.windowMs) }));
   // Rows as VALUES, not SELECTs joined by UNION ALL: D1 refuses a compound SELECT of more than a few terms
   // ("too many terms in compound SELECT"), and a VALUES list is not one.
@@ -134,8 +158,6 @@ export function admitInBatch(db: Database, buckets: readonly BucketInSql[], cond
       set: { count: sql`${rateLimitWindows.count} + 1` },
     })
     .returning({ bucket: rateLimitWindows.bucket, count: rateLimitWindows.count });
-  // A single bucket not counted was full, at its limit: nothing to read (admissionOf).
-  if (buckets.length === 1) return [counting];
   return [
     counting,
     db.all<{ bucket: string; count: number }>(
