@@ -1,4 +1,4 @@
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { eq, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
 import { accounts } from '../db/schema.ts';
 import { newId } from '../ids.ts';
@@ -7,7 +7,7 @@ import { PLANS, type PlanName, planOf } from './plans.ts';
 export type AccountRow = typeof accounts.$inferSelect;
 
 /** Credit periods are calendar months in UTC: a period ends at 00:00 UTC on the first of the next month. */
-function periodEndAfter(now: number): number {
+export function periodEndAfter(now: number): number {
   const date = new Date(now);
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
 }
@@ -98,19 +98,27 @@ const ALLOWANCE_OF_PLAN = sql.raw(
  */
 export async function renewPeriodIfEnded(db: Database, account: AccountRow, now: number): Promise<AccountRow> {
   if (account.periodEnd > now) return account;
-  const [renewed] = await renewalOf(db, account.id, now, sql`1 = 1`);
+  const [renewed] = await renewalOf(db, account.id, { now, periodEnd: periodEndAfter(now) }, sql`1 = 1`);
   return renewed ?? (await findAccount(db, account.id)) ?? account;
 }
 
 /**
  * renewPeriodIfEnded's UPDATE for a batch, where `condition` holds, for an account id that may be SQL (the
- * account of the key signing in, read in the same batch).
+ * account of the key signing in, read in the same batch); the time and the new period's end (periodEndAfter) may
+ * be placeholders, for a statement built once.
  */
-export function renewalOf(db: Database, accountId: string | SQL, now: number, condition: SQL) {
+export function renewalOf(
+  db: Database,
+  accountId: string | SQL,
+  { now, periodEnd }: { now: number | Placeholder; periodEnd: number | Placeholder },
+  condition: SQL,
+) {
+  // `condition` inside the CASE: SQLite works it out (for a document, several look-ups) only for an account whose
+  // period has ended, once a month, and not on every request.
   return db
     .update(accounts)
-    .set({ creditsRemaining: ALLOWANCE_OF_PLAN, periodEnd: periodEndAfter(now) })
-    .where(sql`${accounts.id} = ${accountId} AND ${accounts.periodEnd} <= ${now} AND ${condition}`)
+    .set({ creditsRemaining: ALLOWANCE_OF_PLAN, periodEnd: sql`${periodEnd}` })
+    .where(sql`${accounts.id} = ${accountId} AND CASE WHEN ${accounts.periodEnd} <= ${now} THEN ${condition} ELSE 0 END`)
     .returning();
 }
 

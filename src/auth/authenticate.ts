@@ -6,33 +6,87 @@ import { HEADERS } from '../contract/headers.ts';
 import type { Scope } from '../contract/scopes.ts';
 import type { Database } from '../db/database.ts';
 import { describeError } from '../db/failures.ts';
+import { preparedPerDatabase, type StatementValues, statementOf } from '../db/prepared.ts';
 import { authFailureBucket, requestBuckets } from '../limits/buckets.ts';
 import { countRequest, type LimiterDeps, limiterDown, reportAdmission } from '../limits/count.ts';
-import { bucketsInSql, fixedBucketInSql } from '../limits/in-sql.ts';
-import { countInBatch, openInSql, singleAdmission } from '../limits/limiter.ts';
+import { type BucketInSql, bucketsInSql, type CallerInSql, windowValues } from '../limits/in-sql.ts';
+import { countEitherInBatch, openInSql, singleAdmission } from '../limits/limiter.ts';
 import { networkOf } from '../limits/network.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import { log } from '../log.ts';
 import { hashKey, isWellFormedKey } from './key-format.ts';
-import { callerInSql, type KeyWithAccount, keyByHash, keyWithAccount, LAST_USED_RESOLUTION_MS, scopesOf, touchKey } from './store.ts';
+import {
+  type CallerFragments,
+  callerInSql,
+  type KeyWithAccount,
+  keyByHash,
+  keyWithAccount,
+  LAST_USED_RESOLUTION_MS,
+  scopesOf,
+  touchKey,
+} from './store.ts';
 
 export type AuthContext = KeyWithAccount;
 
 /**
- * The caller of a request as SQL, for statements sent with the sign-in (callerInSql): with `admitted`, whether
- * the key is active and the request will be admitted by its requests bucket (read before the batch counts it).
+ * The caller of a request, for a route's statements sent with the sign-in: the key's hash and the time, bound into
+ * statements built once (src/db/prepared.ts) that find the caller by the hash in SQL (callerInSql), and whether the
+ * same batch counts the request in the key's requests bucket (then the route's statements run only while it is open).
  */
-export type SigningIn = ReturnType<typeof callerInSql> & { readonly admitted: SQL };
+export interface SigningIn {
+  readonly hash: string;
+  readonly counting: boolean;
+  /** The hash, the time (`now`) and the windows at that time (windowValues), by placeholder name. */
+  readonly values: StatementValues;
+}
 
-/** The caller as SQL once signed in: the request has been counted, so admitted means the key is still active. */
-export function signedInCaller(auth: AuthContext): SigningIn {
-  const caller = callerInSql(auth.key.hash);
-  return { ...caller, admitted: caller.active };
+/** The values of a caller's placeholders: its hash, the time and every window's bounds at that time. */
+function callerValues(hash: string, now: number): StatementValues {
+  return { hash, now, ...windowValues(now) };
+}
+
+/** The caller once signed in: the request has been counted already. */
+export function signedInCaller(auth: AuthContext, now: number): SigningIn {
+  return { hash: auth.key.hash, counting: false, values: callerValues(auth.key.hash, now) };
+}
+
+/** The placeholder of the key's hash in statements built once (bound from SigningIn's values). */
+export const HASH = sql.placeholder('hash');
+/** The placeholder of the request's time. */
+export const NOW = sql.placeholder('now');
+
+/** The key's requests bucket, named and limited in SQL from the caller. */
+function requestsBucketInSql(caller: CallerInSql): BucketInSql {
+  return bucketsInSql((keyId, _accountId, plan) => requestBuckets(keyId, plan), caller)[0]!;
 }
 
 /**
+ * Whether a route's statement may run for the caller (SQL read before the batch counts the request): the key is
+ * active and, when `counting`, the request will be admitted by its requests bucket.
+ */
+export function admittedInSql(caller: CallerFragments, counting: boolean): SQL {
+  return counting ? sql`${caller.active} AND ${openInSql([requestsBucketInSql(caller)])}` : caller.active;
+}
+
+/** A failed sign-in's bucket: its limit and window (the name is the network's, bound per request). */
+const FAILURE_BUCKET = authFailureBucket('');
+
+/** The sign-in's own statements, built once per database: every keyed request sends them. */
+const signInStatements = preparedPerDatabase((db) => {
+  const caller = callerInSql(HASH);
+  const failure = { name: sql.placeholder('failure_bucket'), limit: sql`${FAILURE_BUCKET.limit}`, windowMs: FAILURE_BUCKET.windowMs };
+  const [key, account] = keyByHash(db, HASH);
+  return {
+    touch: statementOf(touchKey(db, HASH, NOW, sql.placeholder('last_used_before'))),
+    key: statementOf(key),
+    account: statementOf(account),
+    count: statementOf(countEitherInBatch(db, caller.active, requestsBucketInSql(caller), failure)),
+  };
+});
+
+/**
  * Statements a route sends in the sign-in's round trip, before the batch's own look-up of the key (so that they
- * may change what it reads: a renewed credit period), built before the key is known from the caller as SQL.
+ * may change what it reads: a renewed credit period), built from the caller (SigningIn) before the key is known.
  */
 export type WithSignIn = (caller: SigningIn) => Promise<readonly BatchItem<'sqlite'>[] | undefined>;
 
@@ -85,31 +139,33 @@ async function signInCounted(hash: string, attempt: SignInAttempt, deps: Limiter
   const { db, clock } = deps;
   const now = clock.now();
   const failure = authFailureBucket(networkOf(attempt.clientAddress));
-  const caller = callerInSql(hash);
-  const [requests] = bucketsInSql((keyId, _accountId, plan) => requestBuckets(keyId, plan), caller);
+  const caller = { hash, counting: true, values: callerValues(hash, now) };
+  const values = { ...caller.values, last_used_before: now - LAST_USED_RESOLUTION_MS, failure_bucket: failure.name };
   let answers: readonly unknown[];
   try {
+    const statements = signInStatements(db);
     // Inside: a route's statements count in buckets too, and a limiter out of reach may fail them as they are made.
-    const routeStatements = (await withSignIn?.({ ...caller, admitted: sql`${caller.active} AND ${openInSql([requests!], now)}` })) ?? [];
+    const routeStatements = (await withSignIn?.(caller)) ?? [];
     answers = await db.batch([
-      touchKey(db, hash, now),
+      statements.touch.bind(values),
       ...routeStatements,
-      ...keyByHash(db, hash),
-      countInBatch(db, fixedBucketInSql(failure), now, sql`NOT ${caller.active}`),
-      countInBatch(db, requests!, now, caller.active),
+      statements.key.bind(values),
+      statements.account.bind(values),
+      statements.count.bind(values),
     ] as unknown as Parameters<Database['batch']>[0]);
   } catch (error) {
     throw limiterDown(attempt.requestId, error);
   }
-  const [failureCounted, requestCounted] = answers.slice(-2) as [{ count: number }[], { count: number }[]];
-  const row = keyWithAccount(answers.slice(-4, -2));
+  // The key's requests bucket when its key is active, else the network's failed sign-ins: one of them was counted.
+  const [counted] = answers.at(-1) as { bucket: string; count: number }[];
+  const row = keyWithAccount(answers.slice(-3, -1));
   if (row && row.key.revokedAt === null) {
     const [bucket] = requestBuckets(row.key.id, planOf(row.account.plan).limits);
-    reportAdmission(singleAdmission(bucket!, now, requestCounted[0]), now, attempt);
-    return { auth: row, answers: answers.slice(1, -4) };
+    reportAdmission(singleAdmission(bucket!, now, counted), now, attempt);
+    return { auth: row, answers: answers.slice(1, -3) };
   }
   // The failure's count stays out of the RateLimit headers.
-  reportAdmission(singleAdmission(failure, now, failureCounted[0]), now, {});
+  reportAdmission(singleAdmission(failure, now, counted), now, {});
   throw invalidKey();
 }
 
@@ -118,16 +174,24 @@ async function signInCounted(hash: string, attempt: SignInAttempt, deps: Limiter
  * (the database busy) never fails the request: reading needs no lock on an embedded file.
  */
 async function signIn(hash: string, attempt: SignInAttempt, deps: LimiterDeps, withSignIn?: WithSignIn): Promise<SignedIn> {
-  const caller = callerInSql(hash);
-  const routeStatements = (await withSignIn?.({ ...caller, admitted: caller.active })) ?? [];
-  const answers = await deps.db.batch([...routeStatements, ...keyByHash(deps.db, hash)] as unknown as Parameters<Database['batch']>[0]);
+  const { db } = deps;
+  const now = deps.clock.now();
+  const statements = signInStatements(db);
+  const caller = { hash, counting: false, values: callerValues(hash, now) };
+  const routeStatements = (await withSignIn?.(caller)) ?? [];
+  const answers = await db.batch([
+    ...routeStatements,
+    statements.key.bind(caller.values),
+    statements.account.bind(caller.values),
+  ] as unknown as Parameters<Database['batch']>[0]);
   const row = keyWithAccount(answers.slice(-2));
   if (!row || row.key.revokedAt !== null) throw invalidKey();
   const signedIn = { auth: row, answers: answers.slice(0, -2) };
-  const now = deps.clock.now();
   if (row.key.lastUsedAt !== null && now - row.key.lastUsedAt < LAST_USED_RESOLUTION_MS) return signedIn;
   try {
-    await touchKey(deps.db, hash, now);
+    await db.batch([statements.touch.bind({ ...caller.values, last_used_before: now - LAST_USED_RESOLUTION_MS })] as unknown as Parameters<
+      Database['batch']
+    >[0]);
     row.key.lastUsedAt = now;
   } catch (error) {
     // last_used_at is a convenience for the operator: a write that fails (a busy database) never fails the request.

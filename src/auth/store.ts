@@ -1,7 +1,8 @@
-import { and, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { AccountRow } from '../accounts/store.ts';
 import { KEY_KINDS, type KeyKind, type Scope } from '../contract/scopes.ts';
 import type { Database } from '../db/database.ts';
+import { fragmentPerValue } from '../db/prepared.ts';
 import { accounts, apiKeys } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import type { CallerInSql } from '../limits/in-sql.ts';
@@ -103,32 +104,45 @@ export interface KeyWithAccount {
 }
 
 /** The active key with this hash. */
-const activeByHash = (hash: string) => sql`${apiKeys.hash} = ${hash} AND ${apiKeys.revokedAt} IS NULL`;
+const activeByHash = (hash: Placeholder) => sql`${apiKeys.hash} = ${hash} AND ${apiKeys.revokedAt} IS NULL`;
+
+/** The caller as SQL: whether its key is active, whether it has a scope, and the ids and plan of CallerInSql. */
+export type CallerFragments = CallerInSql & { readonly active: SQL; hasScope(scope: Scope): SQL };
+
+const ofActiveKey = (column: SQL, hash: Placeholder) => sql`(SELECT ${column} FROM ${apiKeys} WHERE ${activeByHash(hash)})`;
+const activeOf = (hash: Placeholder) => sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${activeByHash(hash)})`;
+const keyIdOf = (hash: Placeholder) => ofActiveKey(sql`${apiKeys.id}`, hash);
+const accountIdOf = (hash: Placeholder) => ofActiveKey(sql`${apiKeys.accountId}`, hash);
+const planOfKey = (hash: Placeholder) =>
+  sql`(SELECT ${accounts.plan} FROM ${accounts} WHERE ${accounts.id} = ${ofActiveKey(sql`${apiKeys.accountId}`, hash)})`;
+/** scopesOf's reading of the space-separated list, in SQL. */
+const hasScopeOf = (scope: Scope) => (hash: Placeholder) =>
+  sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${activeByHash(hash)} AND instr(' ' || ${apiKeys.scopes} || ' ', ${` ${scope} `}) > 0)`;
 
 /**
- * The caller of a request as SQL, for statements batched with the key's own look-up: whether the key with this
- * hash is active, its id, its account's id and plan (NULL when there is no such active key).
+ * The caller of a request as SQL, for statements batched with the key's own look-up: whether the key with the
+ * hash `hash` (a placeholder, for statements built once: src/db/prepared.ts) is active, its id, its account's id
+ * and plan (NULL when there is no such active key).
  */
-export function callerInSql(hash: string): CallerInSql & { readonly active: SQL; hasScope(scope: Scope): SQL } {
-  const ofActiveKey = (column: SQL) => sql`(SELECT ${column} FROM ${apiKeys} WHERE ${activeByHash(hash)})`;
-  const accountId = ofActiveKey(sql`${apiKeys.accountId}`);
+export function callerInSql(hash: Placeholder): CallerFragments {
   return {
-    active: sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${activeByHash(hash)})`,
-    // scopesOf's reading of the space-separated list, in SQL.
-    hasScope: (scope) =>
-      sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${activeByHash(hash)} AND instr(' ' || ${apiKeys.scopes} || ' ', ${` ${scope} `}) > 0)`,
-    keyId: ofActiveKey(sql`${apiKeys.id}`),
-    accountId,
-    plan: sql`(SELECT ${accounts.plan} FROM ${accounts} WHERE ${accounts.id} = ${accountId})`,
+    active: activeOf(hash),
+    hasScope: (scope) => hasScopeOf(scope)(hash),
+    keyId: keyIdOf(hash),
+    accountId: accountIdOf(hash),
+    plan: planOfKey(hash),
   };
 }
+
+/** The caller's account id as SQL for a known hash, for a route's statements built per request (documents.get, documents.list). */
+export const accountIdInSql = fragmentPerValue(accountIdOf);
 
 /**
  * One indexed look-up by hash for every well-formed key, found or not, active or revoked, and its account: two
  * queries for a batch rather than a join, whose columns of the same name (id, created_at) D1's batch answers
  * would merge (it answers rows as objects by column name). keyWithAccount reads their answers.
  */
-export function keyByHash(db: Database, hash: string) {
+export function keyByHash(db: Database, hash: Placeholder) {
   return [
     db.select().from(apiKeys).where(eq(apiKeys.hash, hash)),
     db.select().from(accounts).where(sql`${accounts.id} = (SELECT ${apiKeys.accountId} FROM ${apiKeys} WHERE ${apiKeys.hash} = ${hash})`),
@@ -142,10 +156,13 @@ export function keyWithAccount([keys, accountRows]: readonly unknown[]): KeyWith
   return key && account ? { key, account } : undefined;
 }
 
-/** last_used_at of the active key with this hash, when it was last written a minute ago or more; for a batch. */
-export function touchKey(db: Database, hash: string, now: number) {
+/**
+ * last_used_at of the active key with the hash `hash`, set to `now` when it was last written at `lastUsedBefore`
+ * (LAST_USED_RESOLUTION_MS before now) or earlier; placeholders, for a statement built once.
+ */
+export function touchKey(db: Database, hash: Placeholder, now: Placeholder, lastUsedBefore: Placeholder) {
   return db
     .update(apiKeys)
-    .set({ lastUsedAt: now })
-    .where(sql`${activeByHash(hash)} AND (${apiKeys.lastUsedAt} IS NULL OR ${apiKeys.lastUsedAt} <= ${now - LAST_USED_RESOLUTION_MS})`);
+    .set({ lastUsedAt: sql`${now}` })
+    .where(sql`${activeByHash(hash)} AND (${apiKeys.lastUsedAt} IS NULL OR ${apiKeys.lastUsedAt} <= ${lastUsedBefore})`);
 }

@@ -4,6 +4,7 @@ import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import type { Database } from '../db/database.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from '../db/failures.ts';
+import { statementOf, statementsPerDatabase } from '../db/prepared.ts';
 import { accounts, documents, idempotencyKeys } from '../db/schema.ts';
 import { heldBy, type Lease, readKey } from '../idempotency/lease.ts';
 
@@ -23,6 +24,58 @@ function busyBeforeCommit(): ApiError {
   });
 }
 
+/** The placeholders of the commit's statements, bound per request with commitValues. */
+const ROW = {
+  id: sql.placeholder('id'),
+  accountId: sql.placeholder('account_id'),
+  keyId: sql.placeholder('key_id'),
+  template: sql.placeholder('template'),
+  templateVersion: sql.placeholder('template_version'),
+  mode: sql.placeholder('mode'),
+  paper: sql.placeholder('paper'),
+  locale: sql.placeholder('locale'),
+  reference: sql.placeholder('reference'),
+  source: sql.placeholder('source'),
+  creditsConsumed: sql.placeholder('credits_consumed'),
+  sha256: sql.placeholder('sha256'),
+  bytes: sql.placeholder('bytes'),
+  createdAt: sql.placeholder('created_at'),
+};
+const LEASE = { accountId: ROW.accountId, key: sql.placeholder('idempotency_key'), leaseId: sql.placeholder('lease_id') };
+
+/** The commit's statements, built once per database for a final or a preview, with or without a lease. */
+const commitStatements = statementsPerDatabase(
+  ({ charge, leased }: { charge: boolean; leased: boolean }) => `${charge}:${leased}`,
+  (db, { charge, leased }) => {
+    const credit = charge ? hasCredit(sql`${ROW.accountId}`) : sql`1 = 1`;
+    const holdsLease = leased ? sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${heldBy(LEASE)})` : sql`1 = 1`;
+    const recorded = sql`EXISTS (SELECT 1 FROM ${documents} WHERE id = ${ROW.id})`;
+    const insert = db.all<{ id: string }>(sql`
+    INSERT INTO ${documents} (id, account_id, key_id, template, template_version, mode, paper, locale, reference, source,
+      credits_consumed, sha256, bytes, created_at)
+    SELECT ${ROW.id}, ${ROW.accountId}, ${ROW.keyId}, ${ROW.template}, ${ROW.templateVersion}, ${ROW.mode}, ${ROW.paper},
+      ${ROW.locale}, ${ROW.reference}, ${ROW.source}, ${ROW.creditsConsumed}, ${ROW.sha256}, ${ROW.bytes}, ${ROW.createdAt}
+    WHERE ${credit} AND ${holdsLease}
+    RETURNING id`);
+    const balance = charge
+      ? db
+          .update(accounts)
+          .set({ creditsRemaining: sql`credits_remaining - 1` })
+          .where(and(eq(accounts.id, ROW.accountId), recorded))
+          .returning({ credits: accounts.creditsRemaining })
+      : db.select({ credits: accounts.creditsRemaining }).from(accounts).where(eq(accounts.id, ROW.accountId));
+    const complete = leased
+      ? [
+          db
+            .update(idempotencyKeys)
+            .set({ documentId: sql`${ROW.id}` })
+            .where(and(heldBy(LEASE), recorded)),
+        ]
+      : [];
+    return [insert, balance, ...complete].map(statementOf);
+  },
+);
+
 /**
  * The one atomic step after the PDF exists: a batch that records the document, takes the credit (final) and
  * completes the idempotency key. The record is inserted only while the account has a credit and, with a key,
@@ -36,36 +89,28 @@ export async function commitDocument(
   input: { row: NewDocumentRow; charge: boolean; lease: Lease | undefined },
 ): Promise<CommitOutcome> {
   const { row, charge, lease } = input;
-  const credit = charge ? hasCredit(row.accountId) : sql`1 = 1`;
-  const holdsLease = lease ? sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${heldBy(lease)})` : sql`1 = 1`;
-  const recorded = sql`EXISTS (SELECT 1 FROM ${documents} WHERE id = ${row.id})`;
+  const values = {
+    id: row.id,
+    account_id: row.accountId,
+    key_id: row.keyId,
+    template: row.template,
+    template_version: row.templateVersion,
+    mode: row.mode,
+    paper: row.paper,
+    locale: row.locale,
+    reference: row.reference ?? null,
+    source: row.source,
+    credits_consumed: row.creditsConsumed,
+    sha256: row.sha256,
+    bytes: row.bytes,
+    created_at: row.createdAt,
+    ...(lease ? { idempotency_key: lease.key, lease_id: lease.leaseId } : {}),
+  };
+  const statements = commitStatements(db, { charge, leased: lease !== undefined }).map((statement) => statement.bind(values));
 
-  const insert = db.all<{ id: string }>(sql`
-    INSERT INTO ${documents} (id, account_id, key_id, template, template_version, mode, paper, locale, reference, source,
-      credits_consumed, sha256, bytes, created_at)
-    SELECT ${row.id}, ${row.accountId}, ${row.keyId}, ${row.template}, ${row.templateVersion}, ${row.mode}, ${row.paper},
-      ${row.locale}, ${row.reference ?? null}, ${row.source}, ${row.creditsConsumed}, ${row.sha256}, ${row.bytes}, ${row.createdAt}
-    WHERE ${credit} AND ${holdsLease}
-    RETURNING id`);
-  const balance = charge
-    ? db
-        .update(accounts)
-        .set({ creditsRemaining: sql`credits_remaining - 1` })
-        .where(and(eq(accounts.id, row.accountId), recorded))
-        .returning({ credits: accounts.creditsRemaining })
-    : db.select({ credits: accounts.creditsRemaining }).from(accounts).where(eq(accounts.id, row.accountId));
-  const complete = lease
-    ? [
-        db
-          .update(idempotencyKeys)
-          .set({ documentId: row.id })
-          .where(and(heldBy(lease), recorded)),
-      ]
-    : [];
-
-  let results: unknown[];
+  let results: readonly unknown[];
   try {
-    results = await db.batch([insert, balance, ...complete]);
+    results = await db.batch(statements as unknown as Parameters<Database['batch']>[0]);
   } catch (error) {
     if (databaseUnavailable(error)?.nothingWritten) throw busyBeforeCommit();
     throw error;

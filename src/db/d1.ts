@@ -2,6 +2,9 @@ import { drizzle } from 'drizzle-orm/d1';
 import type { Database } from './database.ts';
 import * as schema from './schema.ts';
 
+/** Distinct SQL texts kept prepared per binding, as EmbeddedClient keeps them per connection. */
+const STATEMENT_CACHE_SIZE = 256;
+
 interface BatchItem {
   _prepare(): { getQuery(): { sql: string; params: unknown[] }; mapResult(result: unknown, fromBatch: boolean): unknown };
 }
@@ -13,13 +16,25 @@ interface BatchItem {
  */
 export function openD1(binding: D1Database): Database {
   const db = drizzle(binding, { schema });
+  // The binding's statements by SQL text, prepared once and bound per batch (binding returns a new statement). The
+  // service's texts hold no values, so they are a few dozen; the bound keeps a fault from growing it without end.
+  const statements = new Map<string, D1PreparedStatement>();
+  const statementOf = (sql: string) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+      statement = binding.prepare(sql);
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
   const batch = async (queries: readonly BatchItem[]) => {
     const prepared = queries.map((query) => query._prepare());
-    const statements = prepared.map((query) => {
+    const bound = prepared.map((query) => {
       const { sql, params } = query.getQuery();
-      return binding.prepare(sql).bind(...params);
+      return statementOf(sql).bind(...params);
     });
-    const results = await binding.batch(statements);
+    const results = await binding.batch(bound);
     return results.map((result, index) => prepared[index]!.mapResult(result, true));
   };
   return Object.assign(db, { batch }) as unknown as Database;

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { planOf } from '../accounts/plans.ts';
-import { findAccount, hasCredit, renewalOf } from '../accounts/store.ts';
-import { type AuthContext, requireScope, type SigningIn, signedInCaller } from '../auth/authenticate.ts';
+import { findAccount, hasCredit, periodEndAfter, renewalOf } from '../accounts/store.ts';
+import { type AuthContext, admittedInSql, HASH, NOW, requireScope, type SigningIn, signedInCaller } from '../auth/authenticate.ts';
+import { callerInSql } from '../auth/store.ts';
 import { arrivedWithin, type Clock, isoSeconds, LATE } from '../clock.ts';
 import type { AppConfig } from '../config.ts';
 import { ApiError } from '../contract/api-error.ts';
@@ -12,9 +13,11 @@ import { IN_PROGRESS_RETRY_AFTER_SECONDS } from '../contract/limits.ts';
 import { commitDocument } from '../credits/commit.ts';
 import type { Database } from '../db/database.ts';
 import { describeError } from '../db/failures.ts';
+import { statementOf, statementsPerDatabase } from '../db/prepared.ts';
 import { sha256Hex } from '../hash.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
 import {
+  attemptValues,
   documentOfKey,
   type Lease,
   leaseDecisionOf,
@@ -35,7 +38,7 @@ import { log } from '../log.ts';
 import { ENGINE_BUSY_RETRY_AFTER_SECONDS, type RenderEngine } from '../render/engine.ts';
 import { characterNames, EngineBusy, EngineUnavailable, RenderTimedOut, UndrawableText } from '../render/errors.ts';
 import { renderInput } from '../templates/template.ts';
-import { type DocumentRow, documentQuery } from './record.ts';
+import { type DocumentRow, documentQuery, RETENTION_MS } from './record.ts';
 import { type DocumentRequest, parseDocumentRequest } from './request.ts';
 
 interface CreateDocumentInput {
@@ -287,7 +290,7 @@ type SentAnswers = Readonly<Record<Part, readonly unknown[]>> & { readonly now: 
  */
 export function prepareCreate(
   input: Pick<CreateDocumentInput, 'body' | 'idempotencyKey'>,
-  deps: Pick<CreateDocumentDeps, 'db' | 'clock' | 'config'>,
+  deps: Pick<CreateDocumentDeps, 'db' | 'config'>,
   caller: SigningIn,
 ): PreparedCreate | undefined {
   let document: DocumentRequest;
@@ -299,47 +302,84 @@ export function prepareCreate(
   return prepareDocument(document, input.idempotencyKey, deps, caller);
 }
 
-/** prepareCreate's statements for a request already checked. */
+/** What changes the text of a create's statements (each combination built once per database). */
+interface CreateVariant {
+  readonly final: boolean;
+  readonly idempotent: boolean;
+  readonly limits: boolean;
+  /** The sign-in counts the request in the same batch (SigningIn). */
+  readonly counting: boolean;
+}
+
+const PERIOD_END = sql.placeholder('period_end');
+const VISIBLE_AFTER = sql.placeholder('visible_after');
+
+/**
+ * prepareCreate's statements for one variant, with placeholders for the caller's hash, the time and the attempt
+ * (bound per request), and how many statements each part has.
+ */
+const createStatements = statementsPerDatabase(
+  ({ final, idempotent, limits, counting }: CreateVariant) => `${final}:${idempotent}:${limits}:${counting}`,
+  (db, { final, idempotent, limits, counting }) => {
+    const caller = callerInSql(HASH);
+    const ok = sql`${admittedInSql(caller, counting)} AND ${caller.hasScope(final ? 'documents:create' : 'documents:preview')}`;
+    // Without rate limits no bucket is named in SQL.
+    const buckets = limits
+      ? bucketsInSql((keyId, accountId, plan) => (final ? finalBuckets(keyId, plan) : previewBuckets(accountId, keyId, plan)), caller)
+      : [];
+    const parts: Record<Part, readonly unknown[]> = {
+      renewal: [renewalOf(db, caller.accountId, { now: NOW, periodEnd: PERIOD_END }, ok)],
+      lease: [],
+      replayCounts: [],
+      replayDocument: [],
+      counts: [],
+    };
+    let counted = ok;
+    if (idempotent) {
+      const { accountId } = caller;
+      const credit = final ? hasCredit(accountId) : sql`1 = 1`;
+      const open = limits ? openInSql(buckets) : sql`1 = 1`;
+      parts.lease = leaseInBatch(db, accountId, sql`${ok} AND ${leaseFree(accountId)} AND ${credit} AND ${open}`);
+      // The lease this batch took was taken only where `ok` held (this attempt's lease id is new): SQLite works
+      // `ok` out again only for the other case, and each term only while the ones before it hold.
+      counted = sql`(${leaseTaken(accountId)} OR (${ok} AND NOT ${credit} AND ${leaseFree(accountId)}))`;
+      if (limits) {
+        const replayBucketsInSql = bucketsInSql(
+          (keyId, accountId, plan) => replayBuckets(final ? 'final' : 'preview', accountId, keyId, plan),
+          caller,
+        );
+        parts.replayCounts = admitInBatch(db, replayBucketsInSql, sql`${replayable(accountId)} AND ${ok}`);
+      }
+      parts.replayDocument = [documentQuery(db, accountId, documentOfKey(accountId), VISIBLE_AFTER)];
+    }
+    if (limits) parts.counts = admitInBatch(db, buckets, counted);
+    return {
+      statements: PARTS.flatMap((part) => parts[part].map(statementOf)),
+      parts: Object.fromEntries(PARTS.map((part) => [part, parts[part].length])) as Record<Part, number>,
+    };
+  },
+);
+
+/** prepareCreate's statements for a request already checked, bound to its values. */
 function prepareDocument(
   document: DocumentRequest,
   idempotencyKey: string | undefined,
-  deps: Pick<CreateDocumentDeps, 'db' | 'clock' | 'config'>,
+  deps: Pick<CreateDocumentDeps, 'db' | 'config'>,
   caller: SigningIn,
 ): PreparedCreate {
-  const { db, config } = deps;
-  const now = deps.clock.now();
+  const now = caller.values.now as number;
   const final = document.mode === 'final';
-  const limits = config.rateLimitsEnabled;
-  const ok = sql`${caller.admitted} AND ${caller.hasScope(final ? 'documents:create' : 'documents:preview')}`;
-  const buckets = bucketsInSql(
-    (keyId, accountId, plan) => (final ? finalBuckets(keyId, plan) : previewBuckets(accountId, keyId, plan)),
-    caller,
-  );
+  const idempotent = idempotencyKey !== undefined;
+  const variant = { final, idempotent, limits: deps.config.rateLimitsEnabled, counting: caller.counting };
+  const { statements, parts } = createStatements(deps.db, variant);
   const fingerprint = requestFingerprint(document);
   const leaseId = newId('lease');
-  const parts: Record<Part, readonly BatchItem<'sqlite'>[]> = {
-    renewal: [renewalOf(db, caller.accountId, now, ok)],
-    lease: [],
-    replayCounts: [],
-    replayDocument: [],
-    counts: [],
+  const values = {
+    ...caller.values,
+    period_end: periodEndAfter(now),
+    ...(idempotent ? { ...attemptValues({ key: idempotencyKey, fingerprint, leaseId, now }), visible_after: now - RETENTION_MS } : {}),
   };
-  let counted = ok;
-  if (idempotencyKey !== undefined) {
-    const attempt = { accountId: caller.accountId, key: idempotencyKey, fingerprint, leaseId, now };
-    const credit = final ? hasCredit(caller.accountId) : sql`1 = 1`;
-    const open = limits ? openInSql(buckets, now) : sql`1 = 1`;
-    parts.lease = leaseInBatch(db, attempt, sql`${ok} AND ${leaseFree(attempt)} AND ${credit} AND ${open}`);
-    counted = sql`${ok} AND (${leaseTaken(attempt)} OR (NOT ${credit} AND ${leaseFree(attempt)}))`;
-    const replaying = sql`${ok} AND ${replayable(attempt)}`;
-    const replayBucketsInSql = bucketsInSql((keyId, accountId, plan) => replayBuckets(document.mode, accountId, keyId, plan), caller);
-    if (limits) parts.replayCounts = admitInBatch(db, replayBucketsInSql, now, replaying);
-    parts.replayDocument = [documentQuery(db, caller.accountId, documentOfKey(attempt), now)];
-  }
-  if (limits) parts.counts = admitInBatch(db, buckets, now, counted);
-  const statements = PARTS.flatMap((part) => parts[part]);
-  const sizes = Object.fromEntries(PARTS.map((part) => [part, parts[part].length])) as Record<Part, number>;
-  return { statements, document, fingerprint, leaseId, now, parts: sizes };
+  return { statements: statements.map((statement) => statement.bind(values)), document, fingerprint, leaseId, now, parts };
 }
 
 /**
@@ -351,7 +391,8 @@ async function prepareAfterSignIn(
   input: CreateDocumentInput,
   deps: CreateDocumentDeps,
 ): Promise<{ prepared: PreparedCreate; answers: readonly unknown[] }> {
-  const prepared = prepareDocument(parseDocumentRequest(input.body), input.idempotencyKey, deps, signedInCaller(input.auth));
+  const caller = signedInCaller(input.auth, deps.clock.now());
+  const prepared = prepareDocument(parseDocumentRequest(input.body), input.idempotencyKey, deps, caller);
   return { prepared, answers: await deps.db.batch(prepared.statements as unknown as Parameters<Database['batch']>[0]) };
 }
 

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, gte, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, gte, lt, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { isoSeconds } from '../clock.ts';
 import { LIMITS } from '../contract/limits.ts';
 import type { Database } from '../db/database.ts';
@@ -35,19 +35,23 @@ export function documentObject(row: DocumentRow) {
  */
 type AccountId = string | SQL;
 
-/** Records are visible to their account for 90 days, and gone from view the moment they are older. */
-const visible = (accountId: AccountId, now: number) => and(eq(documents.accountId, accountId), gt(documents.createdAt, now - RETENTION_MS));
+/**
+ * Records are visible to their account for 90 days, and gone from view the moment they are older: made after
+ * `visibleAfter`, RETENTION_MS before the request's time (a placeholder in statements built once).
+ */
+const visible = (accountId: AccountId, visibleAfter: number | Placeholder) =>
+  and(eq(documents.accountId, accountId), gt(documents.createdAt, visibleAfter));
 
-/** The query of findDocument, for a batch: at most one row. */
-export function documentQuery(db: Database, accountId: AccountId, id: string | SQL, now: number) {
+/** The query of findDocument, for a batch: at most one row, made after `visibleAfter` (see visible). */
+export function documentQuery(db: Database, accountId: AccountId, id: string | SQL, visibleAfter: number | Placeholder) {
   return db
     .select()
     .from(documents)
-    .where(and(visible(accountId, now), eq(documents.id, id)));
+    .where(and(visible(accountId, visibleAfter), eq(documents.id, id)));
 }
 
 async function findDocument(db: Database, accountId: AccountId, id: string, now: number): Promise<DocumentRow | undefined> {
-  const [row] = await documentQuery(db, accountId, id, now);
+  const [row] = await documentQuery(db, accountId, id, now - RETENTION_MS);
   return row;
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { LIMITS } from '../contract/limits.ts';
 import type { Database } from '../db/database.ts';
 import { idempotencyKeys } from '../db/schema.ts';
@@ -18,12 +18,15 @@ type LeaseDecision =
   | { kind: 'in_progress' }
   | { kind: 'reused' };
 
-function keyRow({ accountId, key }: Pick<Lease, 'accountId' | 'key'>): SQL {
+/** A lease's values, or placeholders for them in a statement built once (src/db/prepared.ts). */
+type LeaseInSql = { readonly [Field in keyof Lease]: string | Placeholder };
+
+function keyRow({ accountId, key }: Pick<LeaseInSql, 'accountId' | 'key'>): SQL {
   return and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key))!;
 }
 
 /** The key's row while this attempt still holds it and no document is recorded under it. */
-export function heldBy(lease: Lease): SQL {
+export function heldBy(lease: LeaseInSql): SQL {
   return and(keyRow(lease), eq(idempotencyKeys.leaseId, lease.leaseId), isNull(idempotencyKeys.documentId))!;
 }
 
@@ -38,46 +41,64 @@ export async function releaseLease(db: Database, lease: Lease): Promise<void> {
   await db.delete(idempotencyKeys).where(heldBy(lease));
 }
 
-/** What a batch's lease statements need: the key, this request's fingerprint, a fresh lease id and the time. */
+/** An attempt's values: the key, this request's fingerprint, a fresh lease id and the time. */
 interface LeaseAttempt {
-  /** The account, as SQL read in the same batch (the caller signing in). */
-  readonly accountId: SQL;
   readonly key: string;
   readonly fingerprint: string;
   readonly leaseId: string;
   readonly now: number;
 }
 
-/** The key's row for this account, as SQL. */
-const attemptRow = (attempt: LeaseAttempt) =>
-  sql`${idempotencyKeys.accountId} = ${attempt.accountId} AND ${idempotencyKeys.key} = ${attempt.key}`;
+/** The placeholders of the lease statements below, built once (src/db/prepared.ts) and bound with attemptValues. */
+const ATTEMPT = {
+  key: sql.placeholder('idempotency_key'),
+  fingerprint: sql.placeholder('fingerprint'),
+  leaseId: sql.placeholder('lease_id'),
+  now: sql.placeholder('now'),
+  forgottenBefore: sql.placeholder('forgotten_before'),
+  deadBefore: sql.placeholder('dead_before'),
+};
 
-/** leaseInBatch's condition for taking a key already there: forgotten, or a dead attempt at the same request. */
-function takeable(attempt: LeaseAttempt): SQL {
-  return sql`(${idempotencyKeys.createdAt} <= ${attempt.now - MEMORY_MS}
-    OR (${idempotencyKeys.documentId} IS NULL AND ${idempotencyKeys.fingerprint} = ${attempt.fingerprint}
-        AND ${idempotencyKeys.leaseStartedAt} < ${attempt.now - TAKEOVER_AFTER_MS}))`;
+/** The values of the lease statements' placeholders for an attempt. */
+export function attemptValues(attempt: LeaseAttempt): Record<string, string | number> {
+  const { key, fingerprint, leaseId, now } = attempt;
+  return {
+    idempotency_key: key,
+    fingerprint,
+    lease_id: leaseId,
+    now,
+    forgotten_before: now - MEMORY_MS,
+    dead_before: now - TAKEOVER_AFTER_MS,
+  };
 }
 
+/** The key's row for the account `accountId` (SQL read in the same batch: the caller signing in). */
+const attemptRow = (accountId: SQL) => sql`${idempotencyKeys.accountId} = ${accountId} AND ${idempotencyKeys.key} = ${ATTEMPT.key}`;
+
+/** leaseInBatch's condition for taking a key already there: forgotten, or a dead attempt at the same request. */
+const takeable = sql`(${idempotencyKeys.createdAt} <= ${ATTEMPT.forgottenBefore}
+    OR (${idempotencyKeys.documentId} IS NULL AND ${idempotencyKeys.fingerprint} = ${ATTEMPT.fingerprint}
+        AND ${idempotencyKeys.leaseStartedAt} < ${ATTEMPT.deadBefore}))`;
+
 /** This attempt may take the key: no row, or one it may take over. SQL, read before the lease is taken. */
-export function leaseFree(attempt: LeaseAttempt): SQL {
-  return sql`NOT EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${attemptRow(attempt)} AND NOT ${takeable(attempt)})`;
+export function leaseFree(accountId: SQL): SQL {
+  return sql`NOT EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${attemptRow(accountId)} AND NOT ${takeable})`;
 }
 
 /** The key now holds this attempt's lease (it took it earlier in the batch). */
-export function leaseTaken(attempt: LeaseAttempt): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${attemptRow(attempt)} AND ${idempotencyKeys.leaseId} = ${attempt.leaseId})`;
+export function leaseTaken(accountId: SQL): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${attemptRow(accountId)} AND ${idempotencyKeys.leaseId} = ${ATTEMPT.leaseId})`;
 }
 
 /** The key holds a document made for this same request within 24 hours: a replay. */
-export function replayable(attempt: LeaseAttempt): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${attemptRow(attempt)} AND ${idempotencyKeys.documentId} IS NOT NULL
-    AND ${idempotencyKeys.fingerprint} = ${attempt.fingerprint} AND ${idempotencyKeys.createdAt} > ${attempt.now - MEMORY_MS})`;
+export function replayable(accountId: SQL): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${attemptRow(accountId)} AND ${idempotencyKeys.documentId} IS NOT NULL
+    AND ${idempotencyKeys.fingerprint} = ${ATTEMPT.fingerprint} AND ${idempotencyKeys.createdAt} > ${ATTEMPT.forgottenBefore})`;
 }
 
 /** The id of the document the key holds, as SQL (for reading it in the same batch). */
-export function documentOfKey(attempt: LeaseAttempt): SQL {
-  return sql`(SELECT ${idempotencyKeys.documentId} FROM ${idempotencyKeys} WHERE ${attemptRow(attempt)})`;
+export function documentOfKey(accountId: SQL): SQL {
+  return sql`(SELECT ${idempotencyKeys.documentId} FROM ${idempotencyKeys} WHERE ${attemptRow(accountId)})`;
 }
 
 /**
@@ -85,23 +106,29 @@ export function documentOfKey(attempt: LeaseAttempt): SQL {
  * the key's row as it was, then one INSERT … ON CONFLICT DO UPDATE by which a new key, a key forgotten after 24
  * hours, or a running attempt older than 35 seconds with the same request is taken by this attempt (a fresh lease
  * id, so the earlier attempt's commit no longer matches); anything else is left as it is. Its answer, the lease
- * id, tells whether it took the key.
+ * id, tells whether it took the key. Placeholders: bound with attemptValues.
  */
-export function leaseInBatch(db: Database, attempt: LeaseAttempt, condition: SQL) {
-  const { accountId, key, fingerprint, leaseId, now } = attempt;
+export function leaseInBatch(db: Database, accountId: SQL, condition: SQL) {
+  const { key, fingerprint, leaseId, now } = ATTEMPT;
   return [
     db
-      .select({ ...getTableColumns(idempotencyKeys), takeable: sql<number>`${takeable(attempt)}` })
+      .select({ ...getTableColumns(idempotencyKeys), takeable: sql<number>`${takeable}` })
       .from(idempotencyKeys)
-      .where(attemptRow(attempt)),
+      .where(attemptRow(accountId)),
     db
       .insert(idempotencyKeys)
       .select(sql`SELECT ${accountId}, ${key}, ${fingerprint}, ${leaseId}, ${now}, NULL, ${now} WHERE ${condition}`)
       .onConflictDoUpdate({
         target: [idempotencyKeys.accountId, idempotencyKeys.key],
-        set: { fingerprint, leaseId, leaseStartedAt: now, createdAt: now, documentId: null },
+        set: {
+          fingerprint: sql`${fingerprint}`,
+          leaseId: sql`${leaseId}`,
+          leaseStartedAt: sql`${now}`,
+          createdAt: sql`${now}`,
+          documentId: null,
+        },
         // Without `condition` the SELECT proposes no row, so nothing conflicts: the update needs only takeable.
-        setWhere: takeable(attempt),
+        setWhere: takeable,
       })
       .returning({ leaseId: idempotencyKeys.leaseId }),
   ] as const;

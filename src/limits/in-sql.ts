@@ -1,6 +1,6 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { PLANS, type PlanLimits, planOf } from '../accounts/plans.ts';
-import type { Bucket } from './buckets.ts';
+import { type Bucket, WINDOW_NAMES, windowStart } from './buckets.ts';
 
 /**
  * A caller known to the database only: the key's id, its account's id and the account's plan as SQL read in the
@@ -14,7 +14,7 @@ export interface CallerInSql {
 
 /** A bucket whose name and limit the database works out from the caller in SQL. */
 export interface BucketInSql {
-  readonly name: SQL;
+  readonly name: SQL | Placeholder;
   readonly limit: SQL;
   readonly windowMs: number;
 }
@@ -52,4 +52,25 @@ export function bucketsInSql(
 /** A bucket whose name and limit JavaScript knows (a failed sign-in's network), for the same statements. */
 export function fixedBucketInSql(bucket: Bucket): BucketInSql {
   return { name: sql`${bucket.name}`, limit: sql`${bucket.limit}`, windowMs: bucket.windowMs };
+}
+
+/**
+ * The start and the end of a window of `windowMs` at the request's time, as placeholders: statements built once
+ * (src/db/prepared.ts) are bound per request with windowValues.
+ */
+export function windowInSql(windowMs: number): { start: Placeholder; end: Placeholder } {
+  return { start: sql.placeholder(`window_start_${windowMs}`), end: sql.placeholder(`window_end_${windowMs}`) };
+}
+
+const WINDOWS_MS = Object.keys(WINDOW_NAMES).map(Number);
+
+/** The values of windowInSql's placeholders at `now`, for every window a bucket counts in. */
+export function windowValues(now: number): Record<string, number> {
+  const values: Record<string, number> = {};
+  for (const windowMs of WINDOWS_MS) {
+    const start = windowStart(now, windowMs);
+    values[`window_start_${windowMs}`] = start;
+    values[`window_end_${windowMs}`] = start + windowMs;
+  }
+  return values;
 }

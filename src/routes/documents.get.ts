@@ -1,6 +1,7 @@
+import { accountIdInSql } from '../auth/store.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { LIMITS } from '../contract/limits.ts';
-import { type DocumentRow, documentObject, documentQuery } from '../documents/record.ts';
+import { type DocumentRow, documentObject, documentQuery, RETENTION_MS } from '../documents/record.ts';
 import { signInRows } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
@@ -28,7 +29,9 @@ export const getDocumentRoute = defineRoute({
     responses: { 200: { description: 'The record.', schema: { $ref: '#/components/schemas/Document' }, example: DOCUMENT_EXAMPLE } },
     errors: ['document_not_found'],
   },
-  withSignIn: async ({ deps, params }, caller) => [documentQuery(deps.db, caller.accountId, params.id ?? '', deps.clock.now())],
+  withSignIn: async ({ deps, params }, caller) => [
+    documentQuery(deps.db, accountIdInSql(caller.hash), params.id ?? '', deps.clock.now() - RETENTION_MS),
+  ],
   async handle(context) {
     const [row] = signInRows<DocumentRow>(context);
     if (!row) {

@@ -1,3 +1,4 @@
+import { accountIdInSql } from '../auth/store.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { type DocumentRow, documentObject, historyPage, listQuery, pageOf } from '../documents/record.ts';
@@ -56,7 +57,7 @@ export const listDocumentsRoute = defineRoute({
   },
   withSignIn: async ({ deps, url }, caller) => {
     const query = firstPageQuery(url);
-    return query && [listQuery(deps.db, { accountId: caller.accountId, now: deps.clock.now(), ...query })];
+    return query && [listQuery(deps.db, { accountId: accountIdInSql(caller.hash), now: deps.clock.now(), ...query })];
   },
   async handle(context) {
     const { auth, deps, url } = keyed(context);

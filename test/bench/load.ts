@@ -10,8 +10,9 @@ import { fixtureText } from '../support/requests.ts';
 
 /**
  * `npm run bench:load`: Bun servers (LOAD_PROCESSES, default 1, sharing the port) on one embedded database, driven
- * from this process over loopback with 1, 8 and 64 requests in flight, for each scenario; twice: with the rate
- * limits off (RATE_LIMITS_ENABLED=false), then on, as in production. With them on, requests go round a pool of
+ * from this process over loopback with 1, 8 and 64 requests in flight, for each scenario; twice, by two such servers
+ * on two databases started together: with the rate limits off (RATE_LIMITS_ENABLED=false), then at once on, as in
+ * production. With them on, requests go round a pool of
  * keys (LOAD_ACCOUNTS accounts of two keys each) so that no limit is reached: every keyed answer must carry
  * RateLimit-Remaining, and a 429 stops the run (the pool was too small for the machine: raise LOAD_ACCOUNTS), so
  * that neither pass measures something else. The driver runs in Bun: on two cores it shares the machine with the
@@ -86,7 +87,26 @@ interface Row {
   outsideRender?: number;
 }
 
-async function pass(rateLimits: boolean): Promise<Row[]> {
+/** What one stretch of a row measured, to be merged with the row's other stretches. */
+interface Stretch {
+  latencies: number[];
+  elapsed: number;
+  failures: number;
+  driverMs: number;
+  /** Server time and render time of the finals answered, from the request log (finals only). */
+  finals: { count: number; duration: number; render: number };
+}
+
+/** A server process (or LOAD_PROCESSES of them) on its own database, with the limits off or on, and its scenarios. */
+interface Pass {
+  readonly rateLimits: boolean;
+  readonly label: string;
+  readonly scenarios: Record<string, Scenario>;
+  measure(scenario: Scenario, concurrency: number, seconds: number): Promise<Stretch>;
+  stop(): void;
+}
+
+async function startPass(rateLimits: boolean): Promise<Pass> {
   const { url, credentials } = await seedDatabase(rateLimits ? ACCOUNTS : 1);
   const port = await freePort();
   const servers = Array.from({ length: PROCESSES }, () =>
@@ -102,14 +122,24 @@ async function pass(rateLimits: boolean): Promise<Row[]> {
       stdio: ['ignore', 'pipe', 'inherit'],
     }),
   );
-  try {
-    return await drive(port, servers, credentials, rateLimits);
-  } finally {
+  const stop = () => {
     for (const server of servers) server.kill('SIGTERM');
+  };
+  try {
+    return await drive(port, servers, credentials, rateLimits, stop);
+  } catch (error) {
+    stop();
+    throw error;
   }
 }
 
-async function drive(port: number, servers: ReturnType<typeof spawn>[], credentials: Credential[], rateLimits: boolean): Promise<Row[]> {
+async function drive(
+  port: number,
+  servers: ReturnType<typeof spawn>[],
+  credentials: Credential[],
+  rateLimits: boolean,
+  stop: () => void,
+): Promise<Pass> {
   const logLines: string[] = [];
   for (const server of servers) {
     let pending = '';
@@ -170,11 +200,12 @@ async function drive(port: number, servers: ReturnType<typeof spawn>[], credenti
   // The final each account's replays send again, made before the clock starts.
   for (const credential of credentials.filter((_, index) => index % 2 === 0)) await create(credential, credential.replayKey);
 
-  async function run(scenario: Scenario, concurrency: number) {
+  async function measure(scenario: Scenario, concurrency: number, seconds: number): Promise<Stretch> {
+    logLines.length = 0;
     const latencies: number[] = [];
     let failures = 0;
     let sent = 0;
-    const deadline = performance.now() + SECONDS * 1000;
+    const deadline = performance.now() + seconds * 1000;
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
     await Promise.all(
@@ -198,42 +229,94 @@ async function drive(port: number, servers: ReturnType<typeof spawn>[], credenti
     );
     const elapsed = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
-    latencies.sort((a, b) => a - b);
-    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!;
-    const driverMs = (cpu.user + cpu.system) / 1000 / latencies.length;
-    return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), failures, count: latencies.length, driverMs };
+    // The request log lines of this stretch: the server writes each before its answer is sent.
+    const finals = logLines.map((line) => JSON.parse(line)).filter((entry) => entry.render_ms !== undefined && entry.status === 201);
+    return {
+      latencies,
+      elapsed,
+      failures,
+      driverMs: (cpu.user + cpu.system) / 1000 / latencies.length,
+      finals: {
+        count: finals.length,
+        duration: finals.reduce((sum, entry) => sum + entry.duration_ms, 0),
+        render: finals.reduce((sum, entry) => sum + entry.render_ms, 0),
+      },
+    };
   }
 
-  console.log(`\nRate limits ${rateLimits ? `on (${credentials.length} keys of ${credentials.length / 2} accounts, in turn)` : 'off'}:`);
-  const rows: Row[] = [];
-  for (const [name, scenario] of Object.entries(scenarios)) {
-    for (const concurrency of CONCURRENCY) {
-      logLines.length = 0;
-      const result = await run(scenario, concurrency);
-      const row: Row = { scenario: name, concurrency, rps: result.rps, p50: result.p50, p99: result.p99, failures: result.failures };
-      let outside = '';
-      if (name.startsWith('POST final')) {
-        const finals = logLines.map((line) => JSON.parse(line)).filter((entry) => entry.render_ms !== undefined && entry.status === 201);
-        const duration = finals.reduce((sum, entry) => sum + entry.duration_ms, 0);
-        const render = finals.reduce((sum, entry) => sum + entry.render_ms, 0);
-        row.outsideRender = (duration - render) / finals.length;
-        outside = `  server time ${(duration / finals.length).toFixed(2)} ms of which render ${(render / finals.length).toFixed(2)} ms, ${row.outsideRender.toFixed(2)} ms outside it`;
-      }
-      const bound = concurrency === 64 ? `  p99/queueing bound ${(result.p99 / ((concurrency * 1000) / result.rps)).toFixed(2)}×` : '';
-      console.log(
-        `${name.padEnd(22)} c=${String(concurrency).padEnd(3)} ${result.rps.toFixed(0).padStart(6)} req/s  p50 ${result.p50.toFixed(2)} ms  p99 ${result.p99.toFixed(2)} ms${bound}  (${result.count} requests${result.failures ? `, ${result.failures} not 2xx` : ''}; driver CPU ${result.driverMs.toFixed(2)} ms each)${outside}`,
-      );
-      rows.push(row);
-    }
-  }
-  return rows;
+  return { rateLimits, label: rateLimits ? 'on' : 'off', scenarios, measure, stop };
+}
+
+/** A row from its stretches: requests/s over their time together, percentiles over all their latencies. */
+function rowOf(
+  scenario: string,
+  concurrency: number,
+  stretches: readonly Stretch[],
+): Row & { count: number; driverMs: number; finals: Stretch['finals'] } {
+  const latencies = stretches.flatMap((stretch) => stretch.latencies).sort((a, b) => a - b);
+  const elapsed = stretches.reduce((sum, stretch) => sum + stretch.elapsed, 0);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))]!;
+  const finals = {
+    count: stretches.reduce((sum, stretch) => sum + stretch.finals.count, 0),
+    duration: stretches.reduce((sum, stretch) => sum + stretch.finals.duration, 0),
+    render: stretches.reduce((sum, stretch) => sum + stretch.finals.render, 0),
+  };
+  return {
+    scenario,
+    concurrency,
+    rps: latencies.length / elapsed,
+    p50: at(0.5),
+    p99: at(0.99),
+    failures: stretches.reduce((sum, stretch) => sum + stretch.failures, 0),
+    count: latencies.length,
+    driverMs: stretches.reduce((sum, stretch) => sum + stretch.driverMs * stretch.latencies.length, 0) / latencies.length,
+    finals,
+    ...(finals.count ? { outsideRender: (finals.duration - finals.render) / finals.count } : {}),
+  };
+}
+
+function printRow(label: string, row: ReturnType<typeof rowOf>): void {
+  const { finals } = row;
+  const outside =
+    row.outsideRender === undefined
+      ? ''
+      : `  server time ${(finals.duration / finals.count).toFixed(2)} ms of which render ${(finals.render / finals.count).toFixed(2)} ms, ${row.outsideRender.toFixed(2)} ms outside it`;
+  const bound = row.concurrency === 64 ? `  p99/queueing bound ${(row.p99 / ((row.concurrency * 1000) / row.rps)).toFixed(2)}×` : '';
+  console.log(
+    `${label.padEnd(4)}${row.scenario.padEnd(22)} c=${String(row.concurrency).padEnd(3)} ${row.rps.toFixed(0).padStart(6)} req/s  p50 ${row.p50.toFixed(2)} ms  p99 ${row.p99.toFixed(2)} ms${bound}  (${row.count} requests${row.failures ? `, ${row.failures} not 2xx` : ''}; driver CPU ${row.driverMs.toFixed(2)} ms each)${outside}`,
+  );
 }
 
 console.log(
-  `Load benchmark: ${PROCESSES} Bun server process(es) sharing one port and one embedded database, ${SECONDS} s per row, driven over loopback from another Bun process.`,
+  `Load benchmark: twice ${PROCESSES} Bun server process(es) (limits off, limits on), each sharing one port and one embedded database, ${SECONDS} s per row, driven over loopback from another Bun process.`,
 );
-const off = await pass(false);
-const on = await pass(true);
+// Both servers run from the start and each row is measured with the limits off, then on, at once: the machine's
+// other jobs change from one minute to the next, and the comparison must not measure them. A final row, the one the
+// limiter's cost is read from, is measured in halves, off on on off, so that a load rising or falling through the row
+// weighs on both alike.
+const passes = [await startPass(false), await startPass(true)] as const;
+const off: Row[] = [];
+const on: Row[] = [];
+try {
+  console.log(
+    `\nEach row with the rate limits off, then on (on: ${ACCOUNTS * 2} keys of ${ACCOUNTS} accounts, in turn); finals in halves, off on on off:`,
+  );
+  for (const name of Object.keys(passes[0].scenarios)) {
+    for (const concurrency of CONCURRENCY) {
+      const stretches = new Map<Pass, Stretch[]>(passes.map((pass) => [pass, []]));
+      const order = name.startsWith('POST final') ? [passes[0], passes[1], passes[1], passes[0]] : passes;
+      const seconds = SECONDS / (order.length / passes.length);
+      for (const pass of order) stretches.get(pass)!.push(await pass.measure(pass.scenarios[name]!, concurrency, seconds));
+      for (const pass of passes) {
+        const row = rowOf(name, concurrency, stretches.get(pass)!);
+        printRow(pass.label, row);
+        (pass.rateLimits ? on : off).push(row);
+      }
+    }
+  }
+} finally {
+  for (const pass of passes) pass.stop();
+}
 console.log('\nFinals with the rate limits on against off (throughput on ÷ off; the limiter may cost at most 10%):');
 for (const row of on.filter((entry) => entry.scenario.startsWith('POST final'))) {
   const without = off.find((entry) => entry.scenario === row.scenario && entry.concurrency === row.concurrency)!;

@@ -150,8 +150,8 @@ export function interceptDb(
 
 /** Whether a batch is the commit of a document (its first statement records the document). */
 export function isCommitBatch(queries: unknown[]): boolean {
-  const first = queries[0] as { getQuery?: () => { sql: string } } | undefined;
-  return first?.getQuery?.().sql.includes('INSERT INTO "documents"') ?? false;
+  const first = queries[0] as { _prepare?: () => { getQuery(): { sql: string } } } | undefined;
+  return first?._prepare?.().getQuery().sql.includes('INSERT INTO "documents"') ?? false;
 }
 
 /** The database with the rate-limit counters out of reach, as a limiter that cannot be reached. */

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../src/db/database.ts';
-import { leaseDecisionOf, leaseInBatch } from '../../src/idempotency/lease.ts';
+import { statementOf } from '../../src/db/prepared.ts';
+import { attemptValues, leaseDecisionOf, leaseInBatch } from '../../src/idempotency/lease.ts';
 import { newId } from '../../src/ids.ts';
 
 /**
@@ -9,6 +10,8 @@ import { newId } from '../../src/ids.ts';
  */
 export async function acquireLease(db: Database, input: { accountId: string; key: string; fingerprint: string; now: number }) {
   const attempt = { ...input, leaseId: newId('lease') };
-  const answers = await db.batch(leaseInBatch(db, { ...attempt, accountId: sql`${input.accountId}` }, sql`1 = 1`));
+  const values = attemptValues(attempt);
+  const statements = leaseInBatch(db, sql`${input.accountId}`, sql`1 = 1`).map((statement) => statementOf(statement).bind(values));
+  const answers = await db.batch(statements as unknown as Parameters<Database['batch']>[0]);
   return leaseDecisionOf(attempt, answers);
 }

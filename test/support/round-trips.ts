@@ -13,10 +13,13 @@ import * as schema from '../../src/db/schema.ts';
  */
 export class RoundTrips {
   count = 0;
+  /** Statements sent, every statement of a batch counted (each costs the database its own work). */
+  statements = 0;
   /** The most parameters one statement was sent with (D1 binds at most 100). */
   mostParameters = 0;
 
   #parameters(statements: readonly (string | { args?: unknown[] })[]): void {
+    this.statements += statements.length;
     for (const statement of statements) {
       if (typeof statement !== 'string') this.mostParameters = Math.max(this.mostParameters, statement.args?.length ?? 0);
     }
@@ -45,10 +48,10 @@ export class RoundTrips {
     return drizzle(counted as unknown as Client, { schema }) as unknown as Database;
   }
 
-  /** How many round trips `action` made. */
-  async during<T>(action: () => Promise<T>): Promise<{ trips: number; result: T }> {
-    const before = this.count;
+  /** How many round trips `action` made, and how many statements they sent. */
+  async during<T>(action: () => Promise<T>): Promise<{ trips: number; statements: number; result: T }> {
+    const [before, statementsBefore] = [this.count, this.statements];
     const result = await action();
-    return { trips: this.count - before, result };
+    return { trips: this.count - before, statements: this.statements - statementsBefore, result };
   }
 }
