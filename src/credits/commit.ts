@@ -44,37 +44,34 @@ const ROW = {
 const LEASE = { accountId: ROW.accountId, key: sql.placeholder('idempotency_key'), leaseId: sql.placeholder('lease_id') };
 
 /** The commit's statements, built once per database for a final or a preview, with or without a lease. */
-const commitStatements = statementsPerDatabase(
-  ({ charge, leased }: { charge: boolean; leased: boolean }) => `${charge}:${leased}`,
-  (db, { charge, leased }) => {
-    const credit = charge ? hasCredit(sql`${ROW.accountId}`) : sql`1 = 1`;
-    const holdsLease = leased ? sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${heldBy(LEASE)})` : sql`1 = 1`;
-    const recorded = sql`EXISTS (SELECT 1 FROM ${documents} WHERE id = ${ROW.id})`;
-    const insert = db.all<{ id: string }>(sql`
+const commitStatements = statementsPerDatabase((db, { charge, leased }: { charge: boolean; leased: boolean }) => {
+  const credit = charge ? hasCredit(sql`${ROW.accountId}`) : sql`1 = 1`;
+  const holdsLease = leased ? sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${heldBy(LEASE)})` : sql`1 = 1`;
+  const recorded = sql`EXISTS (SELECT 1 FROM ${documents} WHERE id = ${ROW.id})`;
+  const insert = db.all<{ id: string }>(sql`
     INSERT INTO ${documents} (id, account_id, key_id, template, template_version, mode, paper, locale, reference, source,
       credits_consumed, sha256, bytes, created_at)
     SELECT ${ROW.id}, ${ROW.accountId}, ${ROW.keyId}, ${ROW.template}, ${ROW.templateVersion}, ${ROW.mode}, ${ROW.paper},
       ${ROW.locale}, ${ROW.reference}, ${ROW.source}, ${ROW.creditsConsumed}, ${ROW.sha256}, ${ROW.bytes}, ${ROW.createdAt}
     WHERE ${credit} AND ${holdsLease}
     RETURNING id`);
-    const balance = charge
-      ? db
-          .update(accounts)
-          .set({ creditsRemaining: sql`credits_remaining - 1` })
-          .where(and(eq(accounts.id, ROW.accountId), recorded))
-          .returning({ credits: accounts.creditsRemaining })
-      : db.select({ credits: accounts.creditsRemaining }).from(accounts).where(eq(accounts.id, ROW.accountId));
-    const complete = leased
-      ? [
-          db
-            .update(idempotencyKeys)
-            .set({ documentId: sql`${ROW.id}` })
-            .where(and(heldBy(LEASE), recorded)),
-        ]
-      : [];
-    return [insert, balance, ...complete].map(statementOf);
-  },
-);
+  const balance = charge
+    ? db
+        .update(accounts)
+        .set({ creditsRemaining: sql`credits_remaining - 1` })
+        .where(and(eq(accounts.id, ROW.accountId), recorded))
+        .returning({ credits: accounts.creditsRemaining })
+    : db.select({ credits: accounts.creditsRemaining }).from(accounts).where(eq(accounts.id, ROW.accountId));
+  const complete = leased
+    ? [
+        db
+          .update(idempotencyKeys)
+          .set({ documentId: sql`${ROW.id}` })
+          .where(and(heldBy(LEASE), recorded)),
+      ]
+    : [];
+  return [insert, balance, ...complete].map(statementOf);
+});
 
 /**
  * The one atomic step after the PDF exists: a batch that records the document, takes the credit (final) and

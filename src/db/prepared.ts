@@ -117,18 +117,18 @@ export function statementOf(query: unknown): Statement {
 }
 
 /**
- * Statements built once per database and per variant (`keyOf` names what changes their text: a mode, a switch;
- * two variants with one name must build the same statements), for the statements every request runs. Per
- * database: drizzle's prepared query belongs to its database (on D1, to its binding), so two never share one.
+ * Statements built once per database and per variant (a flat object of the switches that change their text: a
+ * mode, whether there is a lease; keyed by its JSON, so no switch can be left out of the key), for the statements
+ * every request runs. Per database: drizzle's prepared query belongs to its database (on D1, to its binding), so
+ * two never share one.
  */
-export function statementsPerDatabase<Variant, Statements>(
-  keyOf: (variant: Variant) => string,
+export function statementsPerDatabase<Variant extends object, Statements>(
   build: (db: Database, variant: Variant) => Statements,
 ): (db: Database, variant: Variant) => Statements {
   const variantsOf = preparedPerDatabase(() => new Map<string, Statements>());
   return (db, variant) => {
     const variants = variantsOf(db);
-    const key = keyOf(variant);
+    const key = JSON.stringify(variant);
     let statements = variants.get(key);
     if (!statements) {
       statements = build(db, variant);

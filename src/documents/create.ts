@@ -318,47 +318,44 @@ const VISIBLE_AFTER = sql.placeholder('visible_after');
  * prepareCreate's statements for one variant, with placeholders for the caller's hash, the time and the attempt
  * (bound per request), and how many statements each part has.
  */
-const createStatements = statementsPerDatabase(
-  ({ final, idempotent, limits, counting }: CreateVariant) => `${final}:${idempotent}:${limits}:${counting}`,
-  (db, { final, idempotent, limits, counting }) => {
-    const caller = callerInSql(HASH);
-    const ok = sql`${admittedInSql(caller, counting)} AND ${caller.hasScope(final ? 'documents:create' : 'documents:preview')}`;
-    // Without rate limits no bucket is named in SQL.
-    const buckets = limits
-      ? bucketsInSql((keyId, accountId, plan) => (final ? finalBuckets(keyId, plan) : previewBuckets(accountId, keyId, plan)), caller)
-      : [];
-    const parts: Record<Part, readonly unknown[]> = {
-      renewal: [renewalOf(db, caller.accountId, { now: NOW, periodEnd: PERIOD_END }, ok)],
-      lease: [],
-      replayCounts: [],
-      replayDocument: [],
-      counts: [],
-    };
-    let counted = ok;
-    if (idempotent) {
-      const { accountId } = caller;
-      const credit = final ? hasCredit(accountId) : sql`1 = 1`;
-      const open = limits ? openInSql(buckets) : sql`1 = 1`;
-      parts.lease = leaseInBatch(db, accountId, sql`${ok} AND ${leaseFree(accountId)} AND ${credit} AND ${open}`);
-      // The lease this batch took was taken only where `ok` held (this attempt's lease id is new): SQLite works
-      // `ok` out again only for the other case, and each term only while the ones before it hold.
-      counted = sql`(${leaseTaken(accountId)} OR (${ok} AND NOT ${credit} AND ${leaseFree(accountId)}))`;
-      if (limits) {
-        const replayBucketsInSql = bucketsInSql(
-          (keyId, accountId, plan) => replayBuckets(final ? 'final' : 'preview', accountId, keyId, plan),
-          caller,
-        );
-        parts.replayCounts = admitInBatch(db, replayBucketsInSql, sql`${replayable(accountId)} AND ${ok}`);
-      }
-      parts.replayDocument = [documentQuery(db, accountId, documentOfKey(accountId), VISIBLE_AFTER)];
+const createStatements = statementsPerDatabase((db, { final, idempotent, limits, counting }: CreateVariant) => {
+  const caller = callerInSql(HASH);
+  const ok = sql`${admittedInSql(caller, counting)} AND ${caller.hasScope(final ? 'documents:create' : 'documents:preview')}`;
+  // Without rate limits no bucket is named in SQL.
+  const buckets = limits
+    ? bucketsInSql((keyId, accountId, plan) => (final ? finalBuckets(keyId, plan) : previewBuckets(accountId, keyId, plan)), caller)
+    : [];
+  const parts: Record<Part, readonly unknown[]> = {
+    renewal: [renewalOf(db, caller.accountId, { now: NOW, periodEnd: PERIOD_END }, ok)],
+    lease: [],
+    replayCounts: [],
+    replayDocument: [],
+    counts: [],
+  };
+  let counted = ok;
+  if (idempotent) {
+    const { accountId } = caller;
+    const credit = final ? hasCredit(accountId) : sql`1 = 1`;
+    const open = limits ? openInSql(buckets) : sql`1 = 1`;
+    parts.lease = leaseInBatch(db, accountId, sql`${ok} AND ${leaseFree(accountId)} AND ${credit} AND ${open}`);
+    // The lease this batch took was taken only where `ok` held (this attempt's lease id is new): SQLite works
+    // `ok` out again only for the other case, and each term only while the ones before it hold.
+    counted = sql`(${leaseTaken(accountId)} OR (${ok} AND NOT ${credit} AND ${leaseFree(accountId)}))`;
+    if (limits) {
+      const replayBucketsInSql = bucketsInSql(
+        (keyId, accountId, plan) => replayBuckets(final ? 'final' : 'preview', accountId, keyId, plan),
+        caller,
+      );
+      parts.replayCounts = admitInBatch(db, replayBucketsInSql, sql`${replayable(accountId)} AND ${ok}`);
     }
-    if (limits) parts.counts = admitInBatch(db, buckets, counted);
-    return {
-      statements: PARTS.flatMap((part) => parts[part].map(statementOf)),
-      parts: Object.fromEntries(PARTS.map((part) => [part, parts[part].length])) as Record<Part, number>,
-    };
-  },
-);
+    parts.replayDocument = [documentQuery(db, accountId, documentOfKey(accountId), VISIBLE_AFTER)];
+  }
+  if (limits) parts.counts = admitInBatch(db, buckets, counted);
+  return {
+    statements: PARTS.flatMap((part) => parts[part].map(statementOf)),
+    parts: Object.fromEntries(PARTS.map((part) => [part, parts[part].length])) as Record<Part, number>,
+  };
+});
 
 /** prepareCreate's statements for a request already checked, bound to its values. */
 function prepareDocument(

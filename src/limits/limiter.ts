@@ -150,8 +150,8 @@ export function admitInBatch(db: Database, buckets: readonly BucketInSql[], cond
       sql`WITH wanted(bucket, window_start, quota, expires_at) AS (SELECT * FROM (VALUES ${wanted}) WHERE ${condition})
       SELECT bucket, window_start, 1, expires_at FROM wanted
       WHERE NOT EXISTS (
-        SELECT 1 FROM ${rateLimitWindows} AS w JOIN wanted AS full ON w.bucket = full.bucket AND w.window_start = full.window_start
-        WHERE w.count >= full.quota)`,
+        SELECT 1 FROM ${rateLimitWindows} AS w JOIN wanted AS at_quota ON w.bucket = at_quota.bucket AND w.window_start = at_quota.window_start
+        WHERE w.count >= at_quota.quota)`,
     )
     .onConflictDoUpdate({
       target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],

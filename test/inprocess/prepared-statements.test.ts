@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, fillPlaceholders, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/database.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
@@ -24,21 +24,19 @@ function insertAccount(db: Database) {
 }
 
 const built: string[] = [];
-const accountStatements = statementsPerDatabase(
-  (plan: 'free' | 'pro') => plan,
-  (db, plan) => {
-    built.push(plan);
-    return {
-      insert: statementOf(insertAccount(db)),
-      byEmail: statementOf(
-        db
-          .select({ id: accounts.id, plan: sql<string>`${plan}` })
-          .from(accounts)
-          .where(eq(accounts.email, EMAIL)),
-      ),
-    };
-  },
-);
+const accountStatements = statementsPerDatabase((db, { pro }: { pro: boolean }) => {
+  const plan = pro ? 'pro' : 'free';
+  built.push(plan);
+  return {
+    insert: statementOf(insertAccount(db)),
+    byEmail: statementOf(
+      db
+        .select({ id: accounts.id, plan: sql<string>`${plan}` })
+        .from(accounts)
+        .where(eq(accounts.email, EMAIL)),
+    ),
+  };
+});
 
 async function run(db: Database, items: unknown[]): Promise<readonly unknown[]> {
   return db.batch(items as unknown as Parameters<Database['batch']>[0]);
@@ -47,7 +45,7 @@ async function run(db: Database, items: unknown[]): Promise<readonly unknown[]> 
 describe('statements built once per database and bound per request', () => {
   it('binds each placeholder, a column value through its column (a boolean stored as 0/1 and read back)', async () => {
     const { db, client } = await openDatabase(':memory:');
-    const { insert } = accountStatements(db, 'free');
+    const { insert } = accountStatements(db, { pro: false });
     const [inserted] = await run(db, [insert.bind({ id: 'acc_a', email: 'a@example.com', confirmed: true })]);
     expect(inserted).toEqual([{ id: 'acc_a', email: 'a@example.com', emailConfirmed: true }]);
     const stored = await client.execute("SELECT email_confirmed FROM accounts WHERE id = 'acc_a'");
@@ -60,7 +58,21 @@ describe('statements built once per database and bound per request', () => {
 
   it('refuses a binding without a value for one of its placeholders', async () => {
     const { db, client } = await openDatabase(':memory:');
-    expect(() => accountStatements(db, 'free').insert.bind({ id: 'acc_a', email: 'a@example.com' })).toThrow(/confirmed/);
+    expect(() => accountStatements(db, { pro: false }).insert.bind({ id: 'acc_a', email: 'a@example.com' })).toThrow(/confirmed/);
+    client.close();
+  });
+
+  it('binds as drizzle itself does: the same SQL and the same parameters as its fillPlaceholders', async () => {
+    // statementOf reads drizzle's prepared query (_prepare, getQuery): a drizzle release that changed them would
+    // show here, whichever database driver runs the batch (D1's rows are mapped by the same mapResult).
+    const { db, client } = await openDatabase(':memory:');
+    const values = { id: 'acc_a', email: 'a@example.com', confirmed: true };
+    const query = insertAccount(db);
+    const own = (query as unknown as { _prepare(): { getQuery(): { sql: string; params: unknown[] } } })._prepare().getQuery();
+    const bound = (statementOf(query).bind(values) as unknown as { _prepare(): { getQuery(): { sql: string; params: unknown[] } } })
+      ._prepare()
+      .getQuery();
+    expect(bound).toEqual({ sql: own.sql, params: fillPlaceholders(own.params, values) });
     client.close();
   });
 
@@ -68,11 +80,11 @@ describe('statements built once per database and bound per request', () => {
     const first = await openDatabase(':memory:');
     const second = await openDatabase(':memory:');
     built.length = 0;
-    const ofFirst = accountStatements(first.db, 'free');
-    expect(accountStatements(first.db, 'free')).toBe(ofFirst);
-    const ofSecond = accountStatements(second.db, 'free');
+    const ofFirst = accountStatements(first.db, { pro: false });
+    expect(accountStatements(first.db, { pro: false })).toBe(ofFirst);
+    const ofSecond = accountStatements(second.db, { pro: false });
     expect(ofSecond).not.toBe(ofFirst);
-    const proOfFirst = accountStatements(first.db, 'pro');
+    const proOfFirst = accountStatements(first.db, { pro: true });
     expect(proOfFirst).not.toBe(ofFirst);
     expect(built).toEqual(['free', 'free', 'pro']);
 
