@@ -40,6 +40,19 @@ async function seedWindow(name: string, windowMs: number, count: number) {
     .onConflictDoUpdate({ target: [rateLimitWindows.bucket, rateLimitWindows.windowStart], set: { count } });
 }
 
+describe('the windows a request is counted in', () => {
+  it('are stored to expire when they end, so that the purge never drops a window still counting', async () => {
+    expect((await makeDocument(app, caller, preview())).status).toBe(201);
+    const rows = await app.db.select().from(rateLimitWindows);
+    const lengthOf = (bucket: string) => (bucket.endsWith(':day') ? DAY : bucket.endsWith(':hour') ? HOUR : 60_000);
+    expect(rows.length).toBeGreaterThan(2);
+    for (const row of rows) {
+      expect(row.windowStart, row.bucket).toBe(NOW - (NOW % lengthOf(row.bucket)));
+      expect(row.expiresAt, row.bucket).toBe(row.windowStart + lengthOf(row.bucket));
+    }
+  });
+});
+
 describe('two full windows of the caller’s own', () => {
   it('key hour and key day full: 429 preview_key_limit, Retry-After until the later (day) reset', async () => {
     await seedWindow(`preview:key:${caller.keyId}:hour`, HOUR, 30);
