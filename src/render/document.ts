@@ -84,13 +84,12 @@ export class BusinessDocument {
 
   constructor(fonts: FontSet, paper: Paper, runningHead: string) {
     this.fonts = fonts;
-    this.flow = new Flow(PAPER_SIZES[paper], fonts, { top: 50, right: 50, bottom: 64, left: 50 });
-    this.flow.continuation = (page) => {
+    this.flow = new Flow(PAPER_SIZES[paper], fonts, { top: 50, right: 50, bottom: 64, left: 50 }, (page) => {
       const line = this.fit(runningHead, STYLES.footer, this.flow.width);
       page.text(this.flow.left, this.flow.margins.top - 14, line, STYLES.footer, PAGINATION);
       page.line(this.flow.left, this.flow.margins.top - 8, this.flow.right, this.flow.margins.top - 8, 0.5, RULE);
       return this.flow.margins.top + 4;
-    };
+    });
   }
 
   /** Text cut to a width with an ellipsis: for one-line furniture such as the running head. */

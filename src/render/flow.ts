@@ -29,11 +29,18 @@ export class Flow {
   y = 0;
   /** Where content started on the current page; nothing is gained by breaking a page there. */
   private pageStart = 0;
-  continuation: (page: Canvas) => number = () => this.margins.top;
+  /**
+   * Given to the constructor, never assigned afterwards: V8 allocates a function literal assigned to a property
+   * (`flow.continuation = (page) => …`) in old space, taking it for a method, and such a closure, dead with its
+   * render, kept the document it captured alive through the next two scavenges, which then copied and promoted
+   * every render's pages and structure (the render bench's tail, `node test/bench/gc.ts`).
+   */
+  private readonly continuation: ((page: Canvas) => number) | undefined;
   /** Called after every page break (a table repeats its column header here). */
   private afterBreak: (() => void) | undefined;
 
-  constructor(size: PageSize, fonts: FontSet, margins: Margins) {
+  constructor(size: PageSize, fonts: FontSet, margins: Margins, continuation?: (page: Canvas) => number) {
+    this.continuation = continuation;
     this.size = size;
     this.fonts = fonts;
     this.margins = margins;
@@ -61,7 +68,7 @@ export class Flow {
 
   breakPage(): void {
     this.addPage();
-    this.y = this.pageStart = this.continuation(this.page);
+    this.y = this.pageStart = this.continuation ? this.continuation(this.page) : this.margins.top;
     this.afterBreak?.();
   }
 

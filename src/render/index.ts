@@ -36,7 +36,7 @@ export async function renderPdf(input: RenderInput, fonts: FontSet): Promise<Uin
   if (undrawable.length) throw new UndrawableText(undrawable);
   for (;;) {
     try {
-      return await layOutAndWrite(input, fonts);
+      return layOutAndWrite(input, fonts);
     } catch (error) {
       if (!(error instanceof FontsNotLoaded)) throw error;
       await fonts.load(error.faces);
@@ -44,7 +44,7 @@ export async function renderPdf(input: RenderInput, fonts: FontSet): Promise<Uin
   }
 }
 
-function layOutAndWrite(input: RenderInput, fonts: FontSet): Promise<Uint8Array<ArrayBuffer>> {
+function layOutAndWrite(input: RenderInput, fonts: FontSet): Uint8Array<ArrayBuffer> {
   const document = new BusinessDocument(fonts, input.paper, `${input.title} (continued)`);
   input.layout(document);
   const pages = document.finish(input.footer, input.preview);

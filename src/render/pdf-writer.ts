@@ -1,4 +1,4 @@
-import { type PDFContext, PDFDocument, PDFHexString, PDFName, type PDFRef } from 'pdf-lib';
+import { PDFCatalog, PDFContext, PDFHexString, PDFName, PDFPageLeaf, PDFPageTree, PDFRef } from 'pdf-lib';
 import { concatBytes } from '../bytes.ts';
 import { AsciiBuffer, GREATER, LESS, LINE_FEED, SPACE } from './ascii-buffer.ts';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
@@ -737,6 +737,39 @@ function watermarkOf(op: Extract<DrawOp, { kind: 'watermark' }>, size: PageSize,
 }
 
 /**
+ * A new document: its catalog, page tree and information dictionary with the title, and pages added to the tree,
+ * the same objects in the same order as pdf-lib's `PDFDocument.create`, `setTitle(title, { showInWindowTitleBar:
+ * true })` and `addPage([width, height])` make them, without a PDFDocument. Its constructor assigns closures that
+ * capture it to its own properties, which V8 allocates in old space (taking them for methods): dead with the
+ * render, they kept the document, its context and every object of the PDF alive through the next two scavenges,
+ * which copied and then promoted them all (see Flow.continuation in flow.ts).
+ */
+function newDocument(title: string): {
+  context: PDFContext;
+  catalog: PDFCatalog;
+  addPage: (size: PageSize) => { node: PDFPageLeaf; ref: PDFRef };
+} {
+  const context = PDFContext.create();
+  const pagesRef = context.register(PDFPageTree.withContext(context));
+  const catalog = PDFCatalog.withContextAndPages(context, pagesRef);
+  context.trailerInfo.Root = context.register(catalog);
+  const info = context.obj({});
+  context.trailerInfo.Info = context.register(info);
+  // A hex text string (UTF-16BE), as textString writes.
+  info.set(PDFName.of('Title'), PDFHexString.fromText(title));
+  catalog.getOrCreateViewerPreferences().setDisplayDocTitle(true);
+  let pageCount = 0;
+  const addPage = (size: PageSize) => {
+    const node = PDFPageLeaf.withContextAndParent(context, PDFRef.of(-1));
+    const ref = context.register(node);
+    node.set(PDFName.MediaBox, context.obj([0, 0, size.width, size.height]));
+    node.setParent(catalog.insertLeafNode(ref, pageCount++));
+    return { node, ref };
+  };
+  return { context, catalog, addPage };
+}
+
+/**
  * Writes the pages as a PDF with pdf-lib: fonts subset to the glyphs used, text as Identity-H glyph ids with
  * a ToUnicode map (so it can be searched and copied), links as URI annotations. No dates, ids or counters:
  * the same input gives the same bytes. The PDF is tagged (PDF 32000 14.8): its language, a structure tree in
@@ -744,7 +777,7 @@ function watermarkOf(op: Extract<DrawOp, { kind: 'watermark' }>, size: PageSize,
  * other than streams go into one compressed object stream (pdf-file.ts), which keeps the many small structure
  * elements (one per table cell) from growing the file by more than a few percent.
  */
-export async function writePdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer>> {
+export function writePdf(input: PdfInput): Uint8Array<ArrayBuffer> {
   const fonts = new DocumentFonts(input.fonts, input.values);
   const missing = new Set<number>();
   for (const ops of input.pages) {
@@ -758,17 +791,14 @@ export async function writePdf(input: PdfInput): Promise<Uint8Array<ArrayBuffer>
   if (missing.size) throw new UndrawableText([{ characters: [...missing].sort((a, b) => a - b).map((cp) => String.fromCodePoint(cp)) }]);
   const uses = fonts.seal();
 
-  const doc = await PDFDocument.create({ updateMetadata: false });
-  // pdf-lib writes the title as a hex text string (PDFHexString.fromText), as textString does.
-  doc.setTitle(input.title, { showInWindowTitleBar: true });
-  const { context, catalog } = doc;
+  const { context, catalog, addPage } = newDocument(input.title);
   const tree = new StructureTree(input.structure, input.pages.length);
   const fontRefs = Object.fromEntries(uses.map((use) => [use.resource, embedFont(context, use)]));
   const resources = context.register(context.obj({ Font: fontRefs, ExtGState: { GS1: { Type: 'ExtGState', ca: WATERMARK_OPACITY } } }));
 
   const pageRefs: PDFRef[] = [];
   for (const [index, ops] of input.pages.entries()) {
-    const page = doc.addPage([input.size.width, input.size.height]);
+    const page = addPage(input.size);
     pageRefs.push(page.ref);
     page.node.set(PDFName.of('StructParents'), context.obj(index));
     page.node.set(PDFName.of('Tabs'), PDFName.of('S'));

@@ -76,7 +76,7 @@ describe('strings in PDF objects are data, never syntax (issue 12 item 2)', () =
     const target = url.replace('ü€', '%C3%BC%E2%82%AC');
     const structure = new StructureElement('Document');
     const link = structure.add('P').add('Link');
-    const bytes = await writePdf({
+    const bytes = writePdf({
       size: PAPER_SIZES.a4,
       pages: [[{ kind: 'link', x: 50, y: 50, width: 100, height: 12, url, element: link }]],
       title: hostile,
