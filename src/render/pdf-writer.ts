@@ -1,4 +1,4 @@
-import { PDFCatalog, PDFContext, PDFHexString, PDFName, PDFPageLeaf, PDFPageTree, PDFRef } from 'pdf-lib';
+import { PDFCatalog, PDFContext, PDFHexString, PDFName, PDFObject, PDFPageLeaf, PDFPageTree, PDFRef } from 'pdf-lib';
 import { concatBytes } from '../bytes.ts';
 import { AsciiBuffer, GREATER, LESS, LINE_FEED, SPACE } from './ascii-buffer.ts';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
@@ -387,7 +387,30 @@ interface EmbeddedSubset {
   fontFile: Uint8Array;
   fontFileLength: number;
   toUnicode: Uint8Array;
-  widths: number[];
+  /** The CIDFont's /W array, as pdf-lib writes it: a few hundred numbers, built and written once per subset. */
+  widths: PdfSyntax;
+}
+
+/**
+ * An object already written as PDF syntax, put into pdf-lib's objects as it is: the per-subset parts of a font's
+ * dictionaries, which would otherwise be built anew as pdf-lib objects and written again for every document.
+ */
+class PdfSyntax extends PDFObject {
+  private readonly syntax: string;
+  constructor(syntax: string) {
+    super();
+    this.syntax = syntax;
+  }
+  override toString(): string {
+    return this.syntax;
+  }
+  override sizeInBytes(): number {
+    return this.syntax.length;
+  }
+  override copyBytesInto(buffer: Uint8Array, offset: number): number {
+    for (let i = 0; i < this.syntax.length; i++) buffer[offset + i] = this.syntax.charCodeAt(i);
+    return this.syntax.length;
+  }
 }
 
 /**
@@ -400,7 +423,7 @@ const subsetCache = new Map<string, EmbeddedSubset>();
 let subsetCacheBytes = 0;
 
 /** Subsetting and compressing a font is a pure function of its glyphs, so recent results are reused (LRU). */
-function subsetFor(use: FontUse): EmbeddedSubset {
+function subsetFor(context: PDFContext, use: FontUse): EmbeddedSubset {
   const key = use.key();
   const cached = subsetCache.get(key);
   if (cached) {
@@ -415,7 +438,7 @@ function subsetFor(use: FontUse): EmbeddedSubset {
     fontFile: compressFontFile(fontFile, use.stable),
     fontFileLength: fontFile.length,
     toUnicode: compressedToUnicode(use),
-    widths: use.glyphs.map((gid) => widthOf(file, gid)),
+    widths: new PdfSyntax(context.obj([0, use.glyphs.map((gid) => widthOf(file, gid))]).toString()),
   };
   subsetCache.set(key, subset);
   subsetCacheBytes += subset.fontFile.length;
@@ -430,7 +453,7 @@ function subsetFor(use: FontUse): EmbeddedSubset {
 function embedFont(context: PDFContext, use: FontUse): PDFRef {
   const { file } = use.face;
   const scale = 1000 / file.unitsPerEm;
-  const { name, fontFile, fontFileLength, toUnicode, widths } = subsetFor(use);
+  const { name, fontFile, fontFileLength, toUnicode, widths } = subsetFor(context, use);
   const descriptor = context.obj({
     Type: 'FontDescriptor',
     FontName: name,
@@ -449,7 +472,7 @@ function embedFont(context: PDFContext, use: FontUse): PDFRef {
     BaseFont: name,
     CIDSystemInfo: { Registry: asciiString('Adobe'), Ordering: asciiString('Identity'), Supplement: 0 },
     FontDescriptor: context.register(descriptor),
-    W: [0, widths],
+    W: widths,
     CIDToGIDMap: 'Identity',
   });
   return context.register(
