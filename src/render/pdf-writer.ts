@@ -101,9 +101,11 @@ class FontUse {
   private readonly distinctText: boolean;
   /** Glyphs seen with a text of their own. */
   private readonly textual = new Set<number>();
-  glyphs: number[] = [];
+  glyphs: readonly number[] = [];
   /** The subset's glyph id of each glyph of the font. */
-  newIds = new Uint16Array(0);
+  newIds: Readonly<Uint16Array> = new Uint16Array(0);
+  /** The key() of the sealed subset. */
+  subsetKey = '';
 
   constructor(face: EmbeddableFace, resource: string, distinctText: boolean, stable?: StableSubset) {
     this.face = face;
@@ -134,19 +136,30 @@ class FontUse {
     }
   }
 
-  /** Numbers the glyphs: the stable subset's first, then the others and their components in font order, then the copies. */
+  /**
+   * Numbers the glyphs: the stable subset's first, then the others and their components in font order, then the
+   * copies. The numbering is a function of the key, as the subset is: a cached subset's is taken as it is.
+   */
   seal(): void {
+    this.subsetKey = this.key();
+    const numbered = subsetCache.get(this.subsetKey) ?? this.numbered();
+    this.glyphs = numbered.glyphs;
+    this.newIds = numbered.newIds;
+    const copiesFrom = numbered.glyphs.length - this.copyOrder.length;
+    this.copyOrder.forEach(([gid, text], index) => {
+      this.copies.set(`${gid} ${text}`, copiesFrom + index);
+    });
+  }
+
+  private numbered(): GlyphNumbering {
     const { stable } = this;
     const own = closeGlyphSet(this.face.file, this.used.keys());
     const closed = stable ? [...stable.glyphs, ...own.filter((gid) => !stable.members.has(gid))] : own;
-    this.newIds = new Uint16Array(this.face.file.numGlyphs);
+    const newIds = new Uint16Array(this.face.file.numGlyphs);
     closed.forEach((gid, index) => {
-      this.newIds[gid] = index;
+      newIds[gid] = index;
     });
-    this.copyOrder.forEach(([gid, text], index) => {
-      this.copies.set(`${gid} ${text}`, closed.length + index);
-    });
-    this.glyphs = [...closed, ...this.copyOrder.map(([gid]) => gid)];
+    return { glyphs: [...closed, ...this.copyOrder.map(([gid]) => gid)], newIds };
   }
 
   /** The subset's number of a glyph as it shows its text. */
@@ -381,8 +394,14 @@ function compressedToUnicode(use: FontUse): Uint8Array {
   return zlibOfParts([stable.toUnicodeHead, partOf(rest, stable.toUnicodeCode.piece(rest))]);
 }
 
+/** The glyphs of a subset in order (FontUse.glyphs), and the subset's id of each glyph of the font. */
+interface GlyphNumbering {
+  readonly glyphs: readonly number[];
+  readonly newIds: Readonly<Uint16Array>;
+}
+
 /** What embedding a font subset costs to compute: the same for the same glyphs, so kept for reuse. */
-interface EmbeddedSubset {
+interface EmbeddedSubset extends GlyphNumbering {
   name: string;
   fontFile: Uint8Array;
   fontFileLength: number;
@@ -414,17 +433,18 @@ class PdfSyntax extends PDFObject {
 }
 
 /**
- * Subsets kept: 64 at most, and 16 MiB of compressed font at most, since one subset of a long CJK document
- * is megabytes (a Worker isolate has 128 MB in all).
+ * Subsets kept: 64 at most, and 16 MiB of compressed font and glyph numberings at most, since one subset of a long
+ * CJK document is megabytes (a Worker isolate has 128 MB in all), and a numbering of the CJK face 128 KB.
  */
 const SUBSET_CACHE_SIZE = 64;
 const SUBSET_CACHE_BYTES = 16 * 1024 * 1024;
 const subsetCache = new Map<string, EmbeddedSubset>();
 let subsetCacheBytes = 0;
+const cachedBytes = (subset: EmbeddedSubset) => subset.fontFile.length + subset.newIds.byteLength;
 
 /** Subsetting and compressing a font is a pure function of its glyphs, so recent results are reused (LRU). */
 function subsetFor(context: PDFContext, use: FontUse): EmbeddedSubset {
-  const key = use.key();
+  const key = use.subsetKey;
   const cached = subsetCache.get(key);
   if (cached) {
     subsetCache.delete(key);
@@ -439,13 +459,15 @@ function subsetFor(context: PDFContext, use: FontUse): EmbeddedSubset {
     fontFileLength: fontFile.length,
     toUnicode: compressedToUnicode(use),
     widths: new PdfSyntax(context.obj([0, use.glyphs.map((gid) => widthOf(file, gid))]).toString()),
+    glyphs: use.glyphs,
+    newIds: use.newIds,
   };
   subsetCache.set(key, subset);
-  subsetCacheBytes += subset.fontFile.length;
+  subsetCacheBytes += cachedBytes(subset);
   while (subsetCache.size > SUBSET_CACHE_SIZE || (subsetCacheBytes > SUBSET_CACHE_BYTES && subsetCache.size > 1)) {
     const [oldest, evicted] = subsetCache.entries().next().value!;
     subsetCache.delete(oldest);
-    subsetCacheBytes -= evicted.fontFile.length;
+    subsetCacheBytes -= cachedBytes(evicted);
   }
   return subset;
 }
