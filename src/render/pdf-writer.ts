@@ -185,7 +185,17 @@ class FontUse {
 
   /** What identifies the subset: the font and every glyph with the text it shows. */
   key(): string {
-    return `${this.face.postscriptName}:${[...this.used, ...this.copyOrder].map(([gid, text]) => `${gid}.${text}`).join(',')}`;
+    // Appended glyph by glyph: taken for every font of every document, where a list of the entries and one of
+    // their texts were garbage.
+    let key = `${this.face.postscriptName}:`;
+    let separator = '';
+    const add = (text: string, gid: number) => {
+      key += `${separator}${gid}.${text}`;
+      separator = ',';
+    };
+    this.used.forEach(add);
+    for (const [gid, text] of this.copyOrder) add(text, gid);
+    return key;
   }
 
   /**
