@@ -1,6 +1,6 @@
 import { type PDFContext, type PDFObject, type PDFRef, PDFStream } from 'pdf-lib';
 import { concatBytes } from '../bytes.ts';
-import { AsciiBuffer, LINE_FEED } from './ascii-buffer.ts';
+import { AsciiBuffer, LINE_FEED, SPACE } from './ascii-buffer.ts';
 import { DOCUMENT_STREAMS, deflate } from './deflate.ts';
 
 /**
@@ -93,7 +93,10 @@ export function serializePdf(context: PDFContext, written: WrittenObjects): Uint
   const body = new AsciiBuffer();
   const pack = (number: number) => {
     packed.push(number);
-    offsets.text(`${number} ${body.length} `);
+    offsets.integer(number);
+    offsets.char(SPACE);
+    offsets.integer(body.length);
+    offsets.char(SPACE);
   };
   const packWritten = () => {
     written.ends.forEach((end, index) => {
