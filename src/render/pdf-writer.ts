@@ -659,7 +659,8 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
     if (next === marked) return;
     if (marked) out.line('EMC');
     marked = next;
-    out.line(tree.open(next, page));
+    if (out.length) out.char(LINE_FEED);
+    tree.open(next, page, out);
   };
   const endMark = () => {
     if (marked) out.line('EMC');

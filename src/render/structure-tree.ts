@@ -61,12 +61,22 @@ export class StructureTree {
     return list;
   }
 
-  /** The operator that opens a marked-content sequence of `mark` on a page, with a new MCID for an element's. */
-  open(mark: Mark, page: number): string {
-    if (isArtifact(mark)) return artifactOperator(mark);
+  /**
+   * Writes the operator that opens a marked-content sequence of `mark` on a page, with a new MCID for an element's,
+   * into the page's content: one per text of most documents, so not made as a string first.
+   */
+  open(mark: Mark, page: number, out: AsciiBuffer): void {
+    if (isArtifact(mark)) {
+      out.text(artifactOperator(mark));
+      return;
+    }
     const mcid = this.marked[page]!.push(mark) - 1;
     this.contentOf(mark).push({ page, mcid });
-    return `/${mark.type}<</MCID ${mcid}>>BDC`;
+    out.text('/');
+    out.text(mark.type);
+    out.text('<</MCID ');
+    out.integer(mcid);
+    out.text('>>BDC');
   }
 
   /** Notes a line of text drawn as an element's content: the lines decide the element's language and ActualText. */
