@@ -50,6 +50,49 @@ const widthOf = (file: EmbeddableFace['file'], gid: number) => Math.round(file.a
  */
 const runChars = new AsciiBuffer();
 
+/**
+ * Where the TJ arrays FontUse.show writes stand: whether an array, and a run of glyph ids in it, is open. One for
+ * every call, as calls are synchronous: three closures over the state per call were garbage for every text drawn.
+ */
+class TjArrays {
+  private out = runChars;
+  private from = 0;
+  private inArray = false;
+  private inRun = false;
+
+  start(out: AsciiBuffer): this {
+    this.out = out;
+    this.from = out.length;
+    this.inArray = false;
+    this.inRun = false;
+    return this;
+  }
+
+  flushRun(): void {
+    if (this.inRun) this.out.char(GREATER);
+    this.inRun = false;
+  }
+
+  flushArray(): void {
+    this.flushRun();
+    if (this.inArray) this.out.text('] TJ');
+    this.inArray = false;
+  }
+
+  openArray(): void {
+    if (!this.inArray) this.out.text(this.out.length > this.from ? ' [' : '[');
+    this.inArray = true;
+  }
+
+  /** Opens a run of glyph ids (`<`), in an array. */
+  openRun(): void {
+    this.openArray();
+    if (!this.inRun) this.out.char(LESS);
+    this.inRun = true;
+  }
+}
+const tjArrays = new TjArrays();
+
 /** What a glyph that shows no text of its own maps to: U+2060 WORD JOINER (see FontUse.toUnicode). */
 const SHOWS_NOTHING = '\u2060';
 
@@ -208,50 +251,32 @@ class FontUse {
     const scale = 1000 / file.unitsPerEm;
     const from = out.length;
     let advance = 0;
-    let inArray = false;
-    let inRun = false;
     let shift = 0;
     let rise = 0;
-    const flushRun = () => {
-      if (inRun) out.char(GREATER);
-      inRun = false;
-    };
-    const flushArray = () => {
-      flushRun();
-      if (inArray) out.text('] TJ');
-      inArray = false;
-    };
-    const openArray = () => {
-      if (!inArray) out.text(out.length > from ? ' [' : '[');
-      inArray = true;
-    };
+    const arrays = tjArrays.start(out);
     for (const glyph of glyphs) {
       shift += glyph.dx;
       if (Math.abs(shift) >= 0.005) {
-        flushRun();
-        openArray();
+        arrays.flushRun();
+        arrays.openArray();
         const adjustment = num(-shift);
         out.text(adjustment);
         advance -= Number(adjustment);
       }
       if (glyph.dy !== rise) {
-        flushArray();
+        arrays.flushArray();
         rise = glyph.dy;
         if (out.length > from) out.char(SPACE);
         out.text(`${num((rise * size) / 1000)} Ts`);
       }
-      openArray();
-      if (!inRun) {
-        out.char(LESS);
-        inRun = true;
-      }
+      arrays.openRun();
       out.hex4(this.idOf(glyph));
       advance += widthOf(file, glyph.gid);
       shift = glyph.advance - file.advances[glyph.gid]! * scale - glyph.dx;
       // pdf.js skips a glyph that shows nothing together with the adjustment after it in the same array.
-      if (glyph.text === '') flushArray();
+      if (glyph.text === '') arrays.flushArray();
     }
-    flushArray();
+    arrays.flushArray();
     if (rise !== 0) out.text(out.length > from ? ' 0 Ts' : '0 Ts');
     return { from, to: out.length, advance };
   }
