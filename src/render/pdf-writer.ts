@@ -611,12 +611,12 @@ function inOrder(count: number): readonly Stretch[] {
  * right-to-left letters as drawn, so the Latin face's runs (digits, punctuation between right-to-left words)
  * each keep their own place in the order. Runs that follow each other from left to right make one stretch;
  * before each stretch the pen moves from where the last one ended to the place of its first run in the visual
- * order, as the widths and adjustments the PDF draws with (`advances`) give it.
+ * order, as the widths and adjustments the PDF draws with (the runs' `shown` advances) give it.
  * A TJ displacement says that exactly in thousandths of the font size (a Td would round to hundredths of a
  * point), so every glyph lands where drawing the runs left to right would put it. A line without right-to-left
  * text is one stretch without a move: drawn as before.
  */
-function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], advances: readonly number[]): readonly Stretch[] {
+function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], shown: readonly { advance: number }[]): readonly Stretch[] {
   // Runs in the order of the text (every line without right-to-left text) are one stretch without a move.
   if (logicalOrder.every((place, index) => place === index)) return inOrder(runs.length);
   const rank: number[] = [];
@@ -632,7 +632,7 @@ function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], adv
   const first = (block: number[]) => Math.min(...block.map((index) => rank[index]!));
   const starts: number[] = [];
   let end = 0;
-  for (const advance of advances) {
+  for (const { advance } of shown) {
     starts.push(end);
     end += advance;
   }
@@ -643,7 +643,7 @@ function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], adv
     const last = stretches.at(-1);
     if (last && num(move) === '0') last.runs.push(index);
     else stretches.push({ move, runs: [index] });
-    pen = starts[index]! + advances[index]!;
+    pen = starts[index]! + shown[index]!.advance;
   }
   return stretches;
 }
@@ -733,14 +733,14 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
       const { runs, logicalOrder } = fonts.lineOf(op.weight, op.text);
       runChars.reset();
       const shown = runs.map((run) => fonts.useOf(run.face).show(run.glyphs, op.size, runChars));
-      stretchesOf(
-        runs,
-        logicalOrder,
-        shown.map((run) => run.advance),
-      ).forEach((stretch, number) => {
+      // Loops, not forEach: a closure per text and one per stretch were garbage for every text drawn.
+      const stretches = stretchesOf(runs, logicalOrder, shown);
+      for (let number = 0; number < stretches.length; number++) {
+        const stretch = stretches[number]!;
         const span = spanOf(runs, stretch.runs);
         const move = num(stretch.move) === '0' ? '' : `[${num(stretch.move)}] TJ `;
-        stretch.runs.forEach((index, place) => {
+        for (let place = 0; place < stretch.runs.length; place++) {
+          const index = stretch.runs[place]!;
           const run = runs[index]!;
           const use = fonts.useOf(run.face);
           if (use !== fontUse || op.size !== fontSize) {
@@ -757,9 +757,9 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
           if (run.emboldened) out.text(`2 Tr ${num((EMBOLDEN_STROKE * op.size) / 1000)} w ${rgb(op.color, 'RG')} `);
           out.append(runChars, shown[index]!.from, shown[index]!.to);
           if (run.emboldened) out.text(' 0 Tr');
-        });
+        }
         if (span) out.line('EMC');
-      });
+      }
       [lineX, lineY] = [x, y];
       continue;
     }
