@@ -617,8 +617,11 @@ function inOrder(count: number): readonly Stretch[] {
  * text is one stretch without a move: drawn as before.
  */
 function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], shown: readonly { advance: number }[]): readonly Stretch[] {
-  // Runs in the order of the text (every line without right-to-left text) are one stretch without a move.
-  if (logicalOrder.every((place, index) => place === index)) return inOrder(runs.length);
+  // Runs in the order of the text (every line without right-to-left text) are one stretch without a move. Checked
+  // in a loop, as below and in spanOf: a closure per text drawn was garbage.
+  let inTextOrder = true;
+  for (let index = 0; index < logicalOrder.length && inTextOrder; index++) inTextOrder = logicalOrder[index] === index;
+  if (inTextOrder) return inOrder(runs.length);
   const rank: number[] = [];
   logicalOrder.forEach((index, place) => {
     rank[index] = place;
@@ -661,7 +664,12 @@ function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], sho
  * stay.
  */
 function spanOf(lineRuns: readonly GlyphRun[], indices: readonly number[]): string {
-  if (indices.every((index) => !('info' in lineRuns[index]!.face) && lineRuns[index]!.drawnText === undefined)) return '';
+  let latinInOrder = true;
+  for (let at = 0; at < indices.length && latinInOrder; at++) {
+    const run = lineRuns[indices[at]!]!;
+    latinInOrder = !('info' in run.face) && run.drawnText === undefined;
+  }
+  if (latinInOrder) return '';
   let text = '';
   for (const index of indices) {
     const run = lineRuns[index]!;
