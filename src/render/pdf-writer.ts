@@ -93,6 +93,9 @@ class TjArrays {
 }
 const tjArrays = new TjArrays();
 
+/** PDF syntax is ASCII: each byte is its character. */
+const LATIN1 = new TextDecoder('latin1');
+
 /** What a glyph that shows no text of its own maps to: U+2060 WORD JOINER (see FontUse.toUnicode). */
 const SHOWS_NOTHING = '\u2060';
 
@@ -228,17 +231,14 @@ class FontUse {
 
   /** What identifies the subset: the font and every glyph with the text it shows. */
   key(): string {
-    // Appended glyph by glyph: taken for every font of every document, where a list of the entries and one of
-    // their texts were garbage.
-    let key = `${this.face.postscriptName}:`;
-    let separator = '';
-    const add = (text: string, gid: number) => {
-      key += `${separator}${gid}.${text}`;
-      separator = ',';
-    };
-    this.used.forEach(add);
-    for (const [gid, text] of this.copyOrder) add(text, gid);
-    return key;
+    // Without a list of the entries (taken for every font of every document), but joined: a string appended piece
+    // by piece is kept as its pieces, and a cached subset's key kept them all alive, to be promoted.
+    const glyphs: string[] = [];
+    this.used.forEach((text, gid) => {
+      glyphs.push(`${gid}.${text}`);
+    });
+    for (const [gid, text] of this.copyOrder) glyphs.push(`${gid}.${text}`);
+    return `${this.face.postscriptName}:${glyphs.join(',')}`;
   }
 
   /**
@@ -451,10 +451,21 @@ interface EmbeddedSubset extends GlyphNumbering {
  */
 class PdfSyntax extends PDFObject {
   private readonly syntax: string;
-  constructor(syntax: string) {
+  private constructor(syntax: string) {
     super();
     this.syntax = syntax;
   }
+
+  /**
+   * An object's syntax as pdf-lib writes it, decoded from its bytes into one flat string: its toString joins a
+   * string per element, which kept in the cache would keep every piece (promoted by the scavenges) with it.
+   */
+  static of(object: PDFObject): PdfSyntax {
+    const bytes = new Uint8Array(object.sizeInBytes());
+    object.copyBytesInto(bytes, 0);
+    return new PdfSyntax(LATIN1.decode(bytes));
+  }
+
   override toString(): string {
     return this.syntax;
   }
@@ -493,7 +504,7 @@ function subsetFor(context: PDFContext, use: FontUse): EmbeddedSubset {
     fontFile: compressFontFile(fontFile, use.stable),
     fontFileLength: fontFile.length,
     toUnicode: compressedToUnicode(use),
-    widths: new PdfSyntax(context.obj([0, use.glyphs.map((gid) => widthOf(file, gid))]).toString()),
+    widths: PdfSyntax.of(context.obj([0, use.glyphs.map((gid) => widthOf(file, gid))])),
     glyphs: use.glyphs,
     newIds: use.newIds,
   };
