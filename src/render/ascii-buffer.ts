@@ -1,4 +1,5 @@
 export const [LINE_FEED, SPACE, LESS, GREATER] = [0x0a, 0x20, 0x3c, 0x3e];
+const DIGIT_ZERO = 0x30;
 const HEX_DIGITS = Uint8Array.from('0123456789ABCDEF', (char) => char.charCodeAt(0));
 /** Most character codes String.fromCharCode is given at once (the engines' argument limits are far above). */
 const CHARS_PER_CALL = 8192;
@@ -44,6 +45,19 @@ export class AsciiBuffer {
     codes[this.length + 2] = HEX_DIGITS[(value >> 4) & 0xf]!;
     codes[this.length + 3] = HEX_DIGITS[value & 0xf]!;
     this.length += 4;
+  }
+
+  /** A non-negative integer in decimal, as String writes it, without making the string. */
+  integer(value: number): void {
+    let digits = 1;
+    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+    this.room(digits);
+    let rest = value;
+    for (let at = this.length + digits - 1; at >= this.length; at--) {
+      this.codes[at] = DIGIT_ZERO + (rest % 10);
+      rest = Math.floor(rest / 10);
+    }
+    this.length += digits;
   }
 
   /** A line of its own: after a line break unless it is the first. */

@@ -1,6 +1,6 @@
 import { type PDFContext, type PDFObject, type PDFRef, PDFStream } from 'pdf-lib';
 import { concatBytes } from '../bytes.ts';
-import { AsciiBuffer, LINE_FEED } from './ascii-buffer.ts';
+import { AsciiBuffer, LINE_FEED, SPACE } from './ascii-buffer.ts';
 import { DOCUMENT_STREAMS, deflate } from './deflate.ts';
 
 /**
@@ -21,16 +21,39 @@ const XREF_WIDTHS = '[1 4 2]';
 const ROW = 7;
 
 /**
+ * Cross-reference entries per object number, as three columns: type (0 free, 1 in the file, 2 in the object
+ * stream), offset or object stream, generation or index. Typed arrays, not an array of three per object: two
+ * hundred small arrays a document were garbage.
+ */
+class XrefEntries {
+  readonly types: Uint8Array;
+  readonly seconds: Uint32Array;
+  readonly thirds: Uint16Array;
+  constructor(size: number) {
+    this.types = new Uint8Array(size);
+    this.seconds = new Uint32Array(size);
+    this.thirds = new Uint16Array(size);
+  }
+  set(number: number, type: number, second: number, third: number): void {
+    this.types[number] = type;
+    this.seconds[number] = second;
+    this.thirds[number] = third;
+  }
+}
+
+/**
  * The cross-reference entries as PNG Up-predicted rows (PDF 32000 7.4.4.4): each byte less the one above it. The
  * entries of objects in the object stream differ only in their index, by one from row to row, so the rows
  * compress to almost nothing (a third of the size without the predictor).
  */
-function xrefRows(entries: readonly (readonly [number, number, number])[]): Uint8Array {
-  const rows = new Uint8Array(entries.length * (ROW + 1));
+function xrefRows({ types, seconds, thirds }: XrefEntries): Uint8Array {
+  const rows = new Uint8Array(types.length * (ROW + 1));
   const previous = new Uint8Array(ROW);
   const row = new Uint8Array(ROW);
-  entries.forEach(([type, second, third], number) => {
-    row[0] = type;
+  for (let number = 0; number < types.length; number++) {
+    const second = seconds[number]!;
+    const third = thirds[number]!;
+    row[0] = types[number]!;
     for (let byte = 0; byte < 4; byte++) row[1 + byte] = (second >>> (8 * (3 - byte))) & 0xff;
     row[5] = third >> 8;
     row[6] = third & 0xff;
@@ -38,7 +61,7 @@ function xrefRows(entries: readonly (readonly [number, number, number])[]): Uint
     rows[at] = 2;
     for (let byte = 0; byte < ROW; byte++) rows[at + 1 + byte] = (row[byte]! - previous[byte]!) & 0xff;
     previous.set(row);
-  });
+  }
   return rows;
 }
 
@@ -70,7 +93,10 @@ export function serializePdf(context: PDFContext, written: WrittenObjects): Uint
   const body = new AsciiBuffer();
   const pack = (number: number) => {
     packed.push(number);
-    offsets.text(`${number} ${body.length} `);
+    offsets.integer(number);
+    offsets.char(SPACE);
+    offsets.integer(body.length);
+    offsets.char(SPACE);
   };
   const packWritten = () => {
     written.ends.forEach((end, index) => {
@@ -102,11 +128,11 @@ export function serializePdf(context: PDFContext, written: WrittenObjects): Uint
     parts.push(bytes);
     length += bytes.length;
   };
-  /** Per object number: [type, field 2, field 3] of its cross-reference entry; free (0 0 0) unless written. */
-  const entries: [number, number, number][] = Array.from({ length: size }, () => [0, 0, 0]);
-  entries[0] = [0, 0, 65535];
+  /** Per object number, its cross-reference entry; free (0 0 0) unless written. */
+  const entries = new XrefEntries(size);
+  entries.set(0, 0, 0, 65535);
   const pushObject = (number: number, dictionary: string, data: Uint8Array) => {
-    entries[number] = [1, length, 0];
+    entries.set(number, 1, length, 0);
     push(ascii(`${number} 0 obj\n${dictionary}\nstream\n`));
     push(data);
     push(ascii('\nendstream\nendobj\n'));
@@ -114,7 +140,7 @@ export function serializePdf(context: PDFContext, written: WrittenObjects): Uint
 
   push(HEADER);
   for (const [ref, stream] of streams) {
-    entries[ref.objectNumber] = [1, length, 0];
+    entries.set(ref.objectNumber, 1, length, 0);
     const bytes = new Uint8Array(stream.sizeInBytes());
     stream.copyBytesInto(bytes, 0);
     push(ascii(`${ref.objectNumber} 0 obj\n`));
@@ -122,7 +148,7 @@ export function serializePdf(context: PDFContext, written: WrittenObjects): Uint
     push(ascii('\nendobj\n'));
   }
   packed.forEach((number, index) => {
-    entries[number] = [2, objectStream, index];
+    entries.set(number, 2, objectStream, index);
   });
   // The structure tree, one element per table cell, is most of it and rebuilt for every document: the tuning of
   // a document's own streams (deflate.ts). Its state is kept between calls, so zlib's window and hash table
@@ -135,7 +161,7 @@ export function serializePdf(context: PDFContext, written: WrittenObjects): Uint
   );
 
   const xrefOffset = length;
-  entries[xrefStream] = [1, xrefOffset, 0];
+  entries.set(xrefStream, 1, xrefOffset, 0);
   const xref = deflate(xrefRows(entries));
   const { Root, Info } = context.trailerInfo;
   const trailer = `/Root ${Root!.toString()}${Info ? ` /Info ${Info.toString()}` : ''}`;

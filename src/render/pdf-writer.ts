@@ -1,4 +1,4 @@
-import { PDFCatalog, PDFContext, PDFHexString, PDFName, PDFPageLeaf, PDFPageTree, PDFRef } from 'pdf-lib';
+import { PDFCatalog, PDFContext, PDFHexString, PDFName, PDFObject, PDFPageLeaf, PDFPageTree, PDFRef } from 'pdf-lib';
 import { concatBytes } from '../bytes.ts';
 import { AsciiBuffer, GREATER, LESS, LINE_FEED, SPACE } from './ascii-buffer.ts';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
@@ -49,6 +49,52 @@ const widthOf = (file: EmbeddableFace['file'], gid: number) => Math.round(file.a
  * content in drawing order: calls are synchronous, so no two texts use it at once.
  */
 const runChars = new AsciiBuffer();
+
+/**
+ * Where the TJ arrays FontUse.show writes stand: whether an array, and a run of glyph ids in it, is open. One for
+ * every call, as calls are synchronous: three closures over the state per call were garbage for every text drawn.
+ */
+class TjArrays {
+  private out = runChars;
+  private from = 0;
+  private inArray = false;
+  private inRun = false;
+
+  start(out: AsciiBuffer): this {
+    this.out = out;
+    this.from = out.length;
+    this.inArray = false;
+    this.inRun = false;
+    return this;
+  }
+
+  flushRun(): void {
+    if (this.inRun) this.out.char(GREATER);
+    this.inRun = false;
+  }
+
+  flushArray(): void {
+    this.flushRun();
+    if (this.inArray) this.out.text('] TJ');
+    this.inArray = false;
+  }
+
+  openArray(): void {
+    if (!this.inArray) this.out.text(this.out.length > this.from ? ' [' : '[');
+    this.inArray = true;
+  }
+
+  /** Opens a run of glyph ids (`<`), in an array. */
+  openRun(): void {
+    this.openArray();
+    if (!this.inRun) this.out.char(LESS);
+    this.inRun = true;
+  }
+}
+const tjArrays = new TjArrays();
+
+/** PDF syntax is ASCII: each byte is its character. */
+const LATIN1 = new TextDecoder('latin1');
 
 /** What a glyph that shows no text of its own maps to: U+2060 WORD JOINER (see FontUse.toUnicode). */
 const SHOWS_NOTHING = '\u2060';
@@ -101,9 +147,11 @@ class FontUse {
   private readonly distinctText: boolean;
   /** Glyphs seen with a text of their own. */
   private readonly textual = new Set<number>();
-  glyphs: number[] = [];
+  glyphs: readonly number[] = [];
   /** The subset's glyph id of each glyph of the font. */
-  newIds = new Uint16Array(0);
+  newIds: Readonly<Uint16Array> = new Uint16Array(0);
+  /** The key() of the sealed subset. */
+  subsetKey = '';
 
   constructor(face: EmbeddableFace, resource: string, distinctText: boolean, stable?: StableSubset) {
     this.face = face;
@@ -134,19 +182,30 @@ class FontUse {
     }
   }
 
-  /** Numbers the glyphs: the stable subset's first, then the others and their components in font order, then the copies. */
+  /**
+   * Numbers the glyphs: the stable subset's first, then the others and their components in font order, then the
+   * copies. The numbering is a function of the key, as the subset is: a cached subset's is taken as it is.
+   */
   seal(): void {
+    this.subsetKey = this.key();
+    const numbered = subsetCache.get(this.subsetKey) ?? this.numbered();
+    this.glyphs = numbered.glyphs;
+    this.newIds = numbered.newIds;
+    const copiesFrom = numbered.glyphs.length - this.copyOrder.length;
+    this.copyOrder.forEach(([gid, text], index) => {
+      this.copies.set(`${gid} ${text}`, copiesFrom + index);
+    });
+  }
+
+  private numbered(): GlyphNumbering {
     const { stable } = this;
     const own = closeGlyphSet(this.face.file, this.used.keys());
     const closed = stable ? [...stable.glyphs, ...own.filter((gid) => !stable.members.has(gid))] : own;
-    this.newIds = new Uint16Array(this.face.file.numGlyphs);
+    const newIds = new Uint16Array(this.face.file.numGlyphs);
     closed.forEach((gid, index) => {
-      this.newIds[gid] = index;
+      newIds[gid] = index;
     });
-    this.copyOrder.forEach(([gid, text], index) => {
-      this.copies.set(`${gid} ${text}`, closed.length + index);
-    });
-    this.glyphs = [...closed, ...this.copyOrder.map(([gid]) => gid)];
+    return { glyphs: [...closed, ...this.copyOrder.map(([gid]) => gid)], newIds };
   }
 
   /** The subset's number of a glyph as it shows its text. */
@@ -172,7 +231,14 @@ class FontUse {
 
   /** What identifies the subset: the font and every glyph with the text it shows. */
   key(): string {
-    return `${this.face.postscriptName}:${[...this.used, ...this.copyOrder].map(([gid, text]) => `${gid}.${text}`).join(',')}`;
+    // Without a list of the entries (taken for every font of every document), but joined: a string appended piece
+    // by piece is kept as its pieces, and a cached subset's key kept them all alive, to be promoted.
+    const glyphs: string[] = [];
+    this.used.forEach((text, gid) => {
+      glyphs.push(`${gid}.${text}`);
+    });
+    for (const [gid, text] of this.copyOrder) glyphs.push(`${gid}.${text}`);
+    return `${this.face.postscriptName}:${glyphs.join(',')}`;
   }
 
   /**
@@ -185,50 +251,32 @@ class FontUse {
     const scale = 1000 / file.unitsPerEm;
     const from = out.length;
     let advance = 0;
-    let inArray = false;
-    let inRun = false;
     let shift = 0;
     let rise = 0;
-    const flushRun = () => {
-      if (inRun) out.char(GREATER);
-      inRun = false;
-    };
-    const flushArray = () => {
-      flushRun();
-      if (inArray) out.text('] TJ');
-      inArray = false;
-    };
-    const openArray = () => {
-      if (!inArray) out.text(out.length > from ? ' [' : '[');
-      inArray = true;
-    };
+    const arrays = tjArrays.start(out);
     for (const glyph of glyphs) {
       shift += glyph.dx;
       if (Math.abs(shift) >= 0.005) {
-        flushRun();
-        openArray();
+        arrays.flushRun();
+        arrays.openArray();
         const adjustment = num(-shift);
         out.text(adjustment);
         advance -= Number(adjustment);
       }
       if (glyph.dy !== rise) {
-        flushArray();
+        arrays.flushArray();
         rise = glyph.dy;
         if (out.length > from) out.char(SPACE);
         out.text(`${num((rise * size) / 1000)} Ts`);
       }
-      openArray();
-      if (!inRun) {
-        out.char(LESS);
-        inRun = true;
-      }
+      arrays.openRun();
       out.hex4(this.idOf(glyph));
       advance += widthOf(file, glyph.gid);
       shift = glyph.advance - file.advances[glyph.gid]! * scale - glyph.dx;
       // pdf.js skips a glyph that shows nothing together with the adjustment after it in the same array.
-      if (glyph.text === '') flushArray();
+      if (glyph.text === '') arrays.flushArray();
     }
-    flushArray();
+    arrays.flushArray();
     if (rise !== 0) out.text(out.length > from ? ' 0 Ts' : '0 Ts');
     return { from, to: out.length, advance };
   }
@@ -381,27 +429,68 @@ function compressedToUnicode(use: FontUse): Uint8Array {
   return zlibOfParts([stable.toUnicodeHead, partOf(rest, stable.toUnicodeCode.piece(rest))]);
 }
 
+/** The glyphs of a subset in order (FontUse.glyphs), and the subset's id of each glyph of the font. */
+interface GlyphNumbering {
+  readonly glyphs: readonly number[];
+  readonly newIds: Readonly<Uint16Array>;
+}
+
 /** What embedding a font subset costs to compute: the same for the same glyphs, so kept for reuse. */
-interface EmbeddedSubset {
+interface EmbeddedSubset extends GlyphNumbering {
   name: string;
   fontFile: Uint8Array;
   fontFileLength: number;
   toUnicode: Uint8Array;
-  widths: number[];
+  /** The CIDFont's /W array, as pdf-lib writes it: a few hundred numbers, built and written once per subset. */
+  widths: PdfSyntax;
 }
 
 /**
- * Subsets kept: 64 at most, and 16 MiB of compressed font at most, since one subset of a long CJK document
- * is megabytes (a Worker isolate has 128 MB in all).
+ * An object already written as PDF syntax, put into pdf-lib's objects as it is: the per-subset parts of a font's
+ * dictionaries, which would otherwise be built anew as pdf-lib objects and written again for every document.
+ */
+class PdfSyntax extends PDFObject {
+  private readonly syntax: string;
+  private constructor(syntax: string) {
+    super();
+    this.syntax = syntax;
+  }
+
+  /**
+   * An object's syntax as pdf-lib writes it, decoded from its bytes into one flat string: its toString joins a
+   * string per element, which kept in the cache would keep every piece (promoted by the scavenges) with it.
+   */
+  static of(object: PDFObject): PdfSyntax {
+    const bytes = new Uint8Array(object.sizeInBytes());
+    object.copyBytesInto(bytes, 0);
+    return new PdfSyntax(LATIN1.decode(bytes));
+  }
+
+  override toString(): string {
+    return this.syntax;
+  }
+  override sizeInBytes(): number {
+    return this.syntax.length;
+  }
+  override copyBytesInto(buffer: Uint8Array, offset: number): number {
+    for (let i = 0; i < this.syntax.length; i++) buffer[offset + i] = this.syntax.charCodeAt(i);
+    return this.syntax.length;
+  }
+}
+
+/**
+ * Subsets kept: 64 at most, and 16 MiB of compressed font and glyph numberings at most, since one subset of a long
+ * CJK document is megabytes (a Worker isolate has 128 MB in all), and a numbering of the CJK face 128 KB.
  */
 const SUBSET_CACHE_SIZE = 64;
 const SUBSET_CACHE_BYTES = 16 * 1024 * 1024;
 const subsetCache = new Map<string, EmbeddedSubset>();
 let subsetCacheBytes = 0;
+const cachedBytes = (subset: EmbeddedSubset) => subset.fontFile.length + subset.newIds.byteLength;
 
 /** Subsetting and compressing a font is a pure function of its glyphs, so recent results are reused (LRU). */
-function subsetFor(use: FontUse): EmbeddedSubset {
-  const key = use.key();
+function subsetFor(context: PDFContext, use: FontUse): EmbeddedSubset {
+  const key = use.subsetKey;
   const cached = subsetCache.get(key);
   if (cached) {
     subsetCache.delete(key);
@@ -415,14 +504,16 @@ function subsetFor(use: FontUse): EmbeddedSubset {
     fontFile: compressFontFile(fontFile, use.stable),
     fontFileLength: fontFile.length,
     toUnicode: compressedToUnicode(use),
-    widths: use.glyphs.map((gid) => widthOf(file, gid)),
+    widths: PdfSyntax.of(context.obj([0, use.glyphs.map((gid) => widthOf(file, gid))])),
+    glyphs: use.glyphs,
+    newIds: use.newIds,
   };
   subsetCache.set(key, subset);
-  subsetCacheBytes += subset.fontFile.length;
+  subsetCacheBytes += cachedBytes(subset);
   while (subsetCache.size > SUBSET_CACHE_SIZE || (subsetCacheBytes > SUBSET_CACHE_BYTES && subsetCache.size > 1)) {
     const [oldest, evicted] = subsetCache.entries().next().value!;
     subsetCache.delete(oldest);
-    subsetCacheBytes -= evicted.fontFile.length;
+    subsetCacheBytes -= cachedBytes(evicted);
   }
   return subset;
 }
@@ -430,7 +521,7 @@ function subsetFor(use: FontUse): EmbeddedSubset {
 function embedFont(context: PDFContext, use: FontUse): PDFRef {
   const { file } = use.face;
   const scale = 1000 / file.unitsPerEm;
-  const { name, fontFile, fontFileLength, toUnicode, widths } = subsetFor(use);
+  const { name, fontFile, fontFileLength, toUnicode, widths } = subsetFor(context, use);
   const descriptor = context.obj({
     Type: 'FontDescriptor',
     FontName: name,
@@ -449,7 +540,7 @@ function embedFont(context: PDFContext, use: FontUse): PDFRef {
     BaseFont: name,
     CIDSystemInfo: { Registry: asciiString('Adobe'), Ordering: asciiString('Identity'), Supplement: 0 },
     FontDescriptor: context.register(descriptor),
-    W: [0, widths],
+    W: widths,
     CIDToGIDMap: 'Identity',
   });
   return context.register(
@@ -531,14 +622,17 @@ function inOrder(count: number): readonly Stretch[] {
  * right-to-left letters as drawn, so the Latin face's runs (digits, punctuation between right-to-left words)
  * each keep their own place in the order. Runs that follow each other from left to right make one stretch;
  * before each stretch the pen moves from where the last one ended to the place of its first run in the visual
- * order, as the widths and adjustments the PDF draws with (`advances`) give it.
+ * order, as the widths and adjustments the PDF draws with (the runs' `shown` advances) give it.
  * A TJ displacement says that exactly in thousandths of the font size (a Td would round to hundredths of a
  * point), so every glyph lands where drawing the runs left to right would put it. A line without right-to-left
  * text is one stretch without a move: drawn as before.
  */
-function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], advances: readonly number[]): readonly Stretch[] {
-  // Runs in the order of the text (every line without right-to-left text) are one stretch without a move.
-  if (logicalOrder.every((place, index) => place === index)) return inOrder(runs.length);
+function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], shown: readonly { advance: number }[]): readonly Stretch[] {
+  // Runs in the order of the text (every line without right-to-left text) are one stretch without a move. Checked
+  // in a loop, as below and in spanOf: a closure per text drawn was garbage.
+  let inTextOrder = true;
+  for (let index = 0; index < logicalOrder.length && inTextOrder; index++) inTextOrder = logicalOrder[index] === index;
+  if (inTextOrder) return inOrder(runs.length);
   const rank: number[] = [];
   logicalOrder.forEach((index, place) => {
     rank[index] = place;
@@ -552,7 +646,7 @@ function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], adv
   const first = (block: number[]) => Math.min(...block.map((index) => rank[index]!));
   const starts: number[] = [];
   let end = 0;
-  for (const advance of advances) {
+  for (const { advance } of shown) {
     starts.push(end);
     end += advance;
   }
@@ -563,7 +657,7 @@ function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], adv
     const last = stretches.at(-1);
     if (last && num(move) === '0') last.runs.push(index);
     else stretches.push({ move, runs: [index] });
-    pen = starts[index]! + advances[index]!;
+    pen = starts[index]! + shown[index]!.advance;
   }
   return stretches;
 }
@@ -581,7 +675,12 @@ function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], adv
  * stay.
  */
 function spanOf(lineRuns: readonly GlyphRun[], indices: readonly number[]): string {
-  if (indices.every((index) => !('info' in lineRuns[index]!.face) && lineRuns[index]!.drawnText === undefined)) return '';
+  let latinInOrder = true;
+  for (let at = 0; at < indices.length && latinInOrder; at++) {
+    const run = lineRuns[indices[at]!]!;
+    latinInOrder = !('info' in run.face) && run.drawnText === undefined;
+  }
+  if (latinInOrder) return '';
   let text = '';
   for (const index of indices) {
     const run = lineRuns[index]!;
@@ -604,7 +703,8 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
     if (next === marked) return;
     if (marked) out.line('EMC');
     marked = next;
-    out.line(tree.open(next, page));
+    if (out.length) out.char(LINE_FEED);
+    tree.open(next, page, out);
   };
   const endMark = () => {
     if (marked) out.line('EMC');
@@ -652,14 +752,14 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
       const { runs, logicalOrder } = fonts.lineOf(op.weight, op.text);
       runChars.reset();
       const shown = runs.map((run) => fonts.useOf(run.face).show(run.glyphs, op.size, runChars));
-      stretchesOf(
-        runs,
-        logicalOrder,
-        shown.map((run) => run.advance),
-      ).forEach((stretch, number) => {
+      // Loops, not forEach: a closure per text and one per stretch were garbage for every text drawn.
+      const stretches = stretchesOf(runs, logicalOrder, shown);
+      for (let number = 0; number < stretches.length; number++) {
+        const stretch = stretches[number]!;
         const span = spanOf(runs, stretch.runs);
         const move = num(stretch.move) === '0' ? '' : `[${num(stretch.move)}] TJ `;
-        stretch.runs.forEach((index, place) => {
+        for (let place = 0; place < stretch.runs.length; place++) {
+          const index = stretch.runs[place]!;
           const run = runs[index]!;
           const use = fonts.useOf(run.face);
           if (use !== fontUse || op.size !== fontSize) {
@@ -676,9 +776,9 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
           if (run.emboldened) out.text(`2 Tr ${num((EMBOLDEN_STROKE * op.size) / 1000)} w ${rgb(op.color, 'RG')} `);
           out.append(runChars, shown[index]!.from, shown[index]!.to);
           if (run.emboldened) out.text(' 0 Tr');
-        });
+        }
         if (span) out.line('EMC');
-      });
+      }
       [lineX, lineY] = [x, y];
       continue;
     }

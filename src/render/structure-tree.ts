@@ -1,5 +1,5 @@
 import { type PDFContext, PDFHexString, PDFRef } from 'pdf-lib';
-import { AsciiBuffer } from './ascii-buffer.ts';
+import { AsciiBuffer, SPACE } from './ascii-buffer.ts';
 import type { WrittenObjects } from './pdf-file.ts';
 import { type Artifact, isArtifact, isAscii, languageOfText, type Mark, type StructureElement } from './structure.ts';
 
@@ -61,12 +61,22 @@ export class StructureTree {
     return list;
   }
 
-  /** The operator that opens a marked-content sequence of `mark` on a page, with a new MCID for an element's. */
-  open(mark: Mark, page: number): string {
-    if (isArtifact(mark)) return artifactOperator(mark);
+  /**
+   * Writes the operator that opens a marked-content sequence of `mark` on a page, with a new MCID for an element's,
+   * into the page's content: one per text of most documents, so not made as a string first.
+   */
+  open(mark: Mark, page: number, out: AsciiBuffer): void {
+    if (isArtifact(mark)) {
+      out.text(artifactOperator(mark));
+      return;
+    }
     const mcid = this.marked[page]!.push(mark) - 1;
     this.contentOf(mark).push({ page, mcid });
-    return `/${mark.type}<</MCID ${mcid}>>BDC`;
+    out.text('/');
+    out.text(mark.type);
+    out.text('<</MCID ');
+    out.integer(mcid);
+    out.text('>>BDC');
   }
 
   /** Notes a line of text drawn as an element's content: the lines decide the element's language and ActualText. */
@@ -105,12 +115,18 @@ export class StructureTree {
     const pageRefs = pages.map((page) => page.toString());
     const out = new AsciiBuffer();
     const ends: number[] = [];
+    /** A reference to an element, written without making its text (one or two per element). */
+    const reference = (element: StructureElement) => {
+      out.integer(numbers.get(element)!);
+      out.text(' 0 R');
+    };
 
     out.text(`<</Type/StructTreeRoot/K ${first + 1} 0 R/ParentTree<</Nums[`);
     this.marked.forEach((elements, page) => {
       out.text(page === 0 ? `${page} [` : ` ${page} [`);
       elements.forEach((element, mcid) => {
-        out.text(mcid === 0 ? `${numbers.get(element)!} 0 R` : ` ${numbers.get(element)!} 0 R`);
+        if (mcid > 0) out.char(SPACE);
+        reference(element);
       });
       out.text(']');
     });
@@ -123,18 +139,23 @@ export class StructureTree {
     order.forEach((element, index) => {
       const contents = this.contents.get(element) ?? NO_CONTENT;
       const page = contents[0]?.page;
-      out.text(`<</S/${element.type}/P ${parents[index]!} 0 R`);
+      out.text('<</S/');
+      out.text(element.type);
+      out.text('/P ');
+      out.integer(parents[index]!);
+      out.text(' 0 R');
       if (page !== undefined) out.text(`/Pg ${pageRefs[page]!}`);
       const kids = element.children.length + contents.length;
       out.text(kids === 1 ? '/K ' : '/K [');
       element.children.forEach((child, place) => {
-        out.text(place === 0 ? `${numbers.get(child)!} 0 R` : ` ${numbers.get(child)!} 0 R`);
+        if (place > 0) out.char(SPACE);
+        reference(child);
       });
       contents.forEach((content, place) => {
         if (place > 0 || element.children.length > 0) out.text(' ');
         const onPage = `/Pg ${pageRefs[content.page]!}`;
         if ('annotation' in content) out.text(`<</Type/OBJR/Obj ${content.annotation.toString()}${onPage}>>`);
-        else if (content.page === page) out.text(String(content.mcid));
+        else if (content.page === page) out.integer(content.mcid);
         else out.text(`<</Type/MCR${onPage}/MCID ${content.mcid}>>`);
       });
       if (kids !== 1) out.text(']');

@@ -103,14 +103,23 @@ export function languageOfText(text: string): string | undefined {
     const index = countedIndex(codePoint);
     if (index !== NOT_COUNTED) counts[index]!++;
   }
-  const [kana, hangul, han] = [counts[KANA]!, counts[HANGUL]!, counts[HAN]!];
-  const hanLanguage = kana > 0 ? 'ja' : hangul > 0 ? 'ko' : 'zh';
-  const candidates: [string, number][] = [
-    [hanLanguage, kana + hangul + han],
-    ...SCRIPT_LANGUAGES.map(([, language], index): [string, number] => [language, counts[HAN + 1 + index]!]),
-  ];
+  // The most letters win, Latin's before the others' and Chinese, Japanese and Korean's before the other scripts';
+  // compared one by one without a list of candidates, since it is called for most elements of a document.
+  const kana = counts[KANA]!;
+  const hangul = counts[HANGUL]!;
   let best: string | undefined;
   let most = counts[LATIN]!;
-  for (const [language, letters] of candidates) if (letters > most) [best, most] = [language, letters];
+  const cjk = kana + hangul + counts[HAN]!;
+  if (cjk > most) {
+    best = kana > 0 ? 'ja' : hangul > 0 ? 'ko' : 'zh';
+    most = cjk;
+  }
+  for (let index = 0; index < SCRIPT_LANGUAGES.length; index++) {
+    const letters = counts[HAN + 1 + index]!;
+    if (letters > most) {
+      best = SCRIPT_LANGUAGES[index]![1];
+      most = letters;
+    }
+  }
   return best;
 }
