@@ -6,17 +6,7 @@ import { concatBytes } from '../../src/bytes.ts';
 import { combinedAdler32, deflatePiece, partOf, storedPiece, zlibOfParts } from '../../src/render/deflate.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { LiteralCode } from '../../src/render/literal-deflate.ts';
-
-/** Bytes with the repeats a font has, of a length and seed of their own. */
-function sample(length: number, seed: number): Uint8Array {
-  const bytes = new Uint8Array(length);
-  let state = seed;
-  for (let i = 0; i < length; i++) {
-    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
-    bytes[i] = i > 64 && state % 3 === 0 ? bytes[i - 1 - (state % 61)]! : state >>> 24;
-  }
-  return bytes;
-}
+import { sampleBytes } from '../support/sample-bytes.ts';
 
 const inflatesTo = (stream: Uint8Array, whole: Uint8Array) => {
   expect(new Uint8Array(inflateSync(stream))).toEqual(whole);
@@ -24,21 +14,21 @@ const inflatesTo = (stream: Uint8Array, whole: Uint8Array) => {
 };
 
 describe('literal pieces of a zlib stream (issue 19)', () => {
-  const binary = new LiteralCode(sample(20_000, 1), true);
+  const binary = new LiteralCode(sampleBytes(20_000, 1), true);
   const text = new LiteralCode(new TextEncoder().encode('0123456789ABCDEF<> \nbeginbfchar endbfchar'), false);
 
   it('inflate, between pieces made otherwise, to the bytes they were made of: binary data, text, data with bytes the code has none for', () => {
     const entries = new TextEncoder().encode('2 beginbfchar\n<0061> <03B1>\n<0062> <0436>\nendbfchar\n');
     const outside = new TextEncoder().encode('<0061> <00E9> é ~');
     const parts = [
-      partOf(sample(108, 2), storedPiece(sample(108, 2))),
-      partOf(sample(7_000, 3), binary.piece(sample(7_000, 3))),
-      partOf(sample(3_000, 4), deflatePiece(sample(3_000, 4))),
+      partOf(sampleBytes(108, 2), storedPiece(sampleBytes(108, 2))),
+      partOf(sampleBytes(7_000, 3), binary.piece(sampleBytes(7_000, 3))),
+      partOf(sampleBytes(3_000, 4), deflatePiece(sampleBytes(3_000, 4))),
       partOf(entries, text.piece(entries)),
       partOf(outside, text.piece(outside)),
       partOf(new Uint8Array(0), binary.piece(new Uint8Array(0))),
     ];
-    inflatesTo(zlibOfParts(parts), concatBytes([sample(108, 2), sample(7_000, 3), sample(3_000, 4), entries, outside]));
+    inflatesTo(zlibOfParts(parts), concatBytes([sampleBytes(108, 2), sampleBytes(7_000, 3), sampleBytes(3_000, 4), entries, outside]));
   });
 
   it('are stored blocks when the code would take more bytes than the data', () => {
@@ -57,9 +47,9 @@ describe('literal pieces of a zlib stream (issue 19)', () => {
 
   it('combine Adler-32 checksums as one over the bytes end to end', () => {
     for (const [a, b] of [
-      [sample(0, 5), sample(10, 6)],
-      [sample(70_000, 7), sample(5_000, 8)],
-      [sample(300, 9), sample(140_000, 10)],
+      [sampleBytes(0, 5), sampleBytes(10, 6)],
+      [sampleBytes(70_000, 7), sampleBytes(5_000, 8)],
+      [sampleBytes(300, 9), sampleBytes(140_000, 10)],
     ] as const) {
       const whole = concatBytes([a, b]);
       const checksum = (bytes: Uint8Array) => adler32(1, bytes, bytes.length, 0) >>> 0;
