@@ -368,9 +368,7 @@ interface StableSubset {
 const RARE_ASCII = '<=>[\\]^_`{|}~';
 
 const STABLE_CHARACTERS = [
-  ...[...Array.from({ length: 0x7f - 0x20 }, (_, index) => String.fromCharCode(0x20 + index))]
-    .filter((char) => !RARE_ASCII.includes(char))
-    .map((char) => char.charCodeAt(0)),
+  ...Array.from({ length: 0x7f - 0x20 }, (_, index) => 0x20 + index).filter((code) => !RARE_ASCII.includes(String.fromCharCode(code))),
   // What the templates print themselves: the footer's and the preview marking's middle dot, the times sign of
   // quantities, the minus sign of negative amounts, the dash of ranges.
   ...[0xb7, 0xd7, 0x2212, 0x2013],
