@@ -51,6 +51,15 @@ const widthOf = (file: EmbeddableFace['file'], gid: number) => Math.round(file.a
 const runChars = new AsciiBuffer();
 
 /**
+ * The buffer a page's content is written into (contentOf), compressed before the next page's: one for every call,
+ * grown once to the longest page, where a new one grew by doubling for every page (a tenth of what a render
+ * allocated, and allocation is what brings the collector's pauses).
+ */
+const pageContent = new AsciiBuffer();
+/** The buffer a subset's /W array is written into (PdfSyntax.widths) before it is read back as a string. */
+const widthsSyntax = new AsciiBuffer();
+
+/**
  * Where the TJ arrays FontUse.show writes stand: whether an array, and a run of glyph ids in it, is open. One for
  * every call, as calls are synchronous: three closures over the state per call were garbage for every text drawn.
  */
@@ -92,9 +101,6 @@ class TjArrays {
   }
 }
 const tjArrays = new TjArrays();
-
-/** PDF syntax is ASCII: each byte is its character. */
-const LATIN1 = new TextDecoder('latin1');
 
 /** What a glyph that shows no text of its own maps to: U+2060 WORD JOINER (see FontUse.toUnicode). */
 const SHOWS_NOTHING = '\u2060';
@@ -455,13 +461,20 @@ class PdfSyntax extends PDFObject {
   }
 
   /**
-   * An object's syntax as pdf-lib writes it, decoded from its bytes into one flat string: its toString joins a
-   * string per element, which kept in the cache would keep every piece (promoted by the scavenges) with it.
+   * A CIDFont's /W array for `glyphs` (new ids from 0), as pdf-lib would write `[0 [widths]]`, written as bytes and
+   * read back as one flat string: pdf-lib's objects made a number object and a string per glyph for every new
+   * subset, and its toString joins a string per element, which kept in the cache would keep every piece with it.
    */
-  static of(object: PDFObject): PdfSyntax {
-    const bytes = new Uint8Array(object.sizeInBytes());
-    object.copyBytesInto(bytes, 0);
-    return new PdfSyntax(LATIN1.decode(bytes));
+  static widths(file: EmbeddableFace['file'], glyphs: readonly number[]): PdfSyntax {
+    const out = widthsSyntax;
+    out.reset();
+    out.text('[ 0 [ ');
+    for (let index = 0; index < glyphs.length; index++) {
+      out.integer(widthOf(file, glyphs[index]!));
+      out.char(SPACE);
+    }
+    out.text('] ]');
+    return new PdfSyntax(out.string(0, out.length));
   }
 
   override toString(): string {
@@ -487,7 +500,7 @@ let subsetCacheBytes = 0;
 const cachedBytes = (subset: EmbeddedSubset) => subset.fontFile.length + subset.newIds.byteLength;
 
 /** Subsetting and compressing a font is a pure function of its glyphs, so recent results are reused (LRU). */
-function subsetFor(context: PDFContext, use: FontUse): EmbeddedSubset {
+function subsetFor(use: FontUse): EmbeddedSubset {
   const key = use.subsetKey;
   const cached = subsetCache.get(key);
   if (cached) {
@@ -502,7 +515,7 @@ function subsetFor(context: PDFContext, use: FontUse): EmbeddedSubset {
     fontFile: compressFontFile(fontFile, use.stable),
     fontFileLength: fontFile.length,
     toUnicode: compressedToUnicode(use),
-    widths: PdfSyntax.of(context.obj([0, use.glyphs.map((gid) => widthOf(file, gid))])),
+    widths: PdfSyntax.widths(file, use.glyphs),
     glyphs: use.glyphs,
     newIds: use.newIds,
   };
@@ -519,7 +532,7 @@ function subsetFor(context: PDFContext, use: FontUse): EmbeddedSubset {
 function embedFont(context: PDFContext, use: FontUse): PDFRef {
   const { file } = use.face;
   const scale = 1000 / file.unitsPerEm;
-  const { name, fontFile, fontFileLength, toUnicode, widths } = subsetFor(context, use);
+  const { name, fontFile, fontFileLength, toUnicode, widths } = subsetFor(use);
   const descriptor = context.obj({
     Type: 'FontDescriptor',
     FontName: name,
@@ -689,13 +702,14 @@ function spanOf(lineRuns: readonly GlyphRun[], indices: readonly number[]): stri
 }
 
 /**
- * One page's content stream. Text runs share one BT … ET and state operators are written only when the font,
+ * One page's content stream, in pageContent: compressed before the next page's is written. Text runs share one BT … ET and state operators are written only when the font,
  * size or colour changes, which keeps the stream (and its compression) small. Everything drawn is in a
  * marked-content sequence: a text's of its structure element or artifact (texts one after the other of the same
  * element share one), rules and rectangles a layout artifact's. A sequence never crosses BT or ET.
  */
 function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts, tree: StructureTree, page: number): Uint8Array {
-  const out = new AsciiBuffer();
+  const out = pageContent;
+  out.reset();
   let marked: Mark | undefined;
   const mark = (next: Mark) => {
     if (next === marked) return;
@@ -805,7 +819,7 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
   endText();
   endMark();
   for (const watermark of watermarks) out.line(watermarkOf(watermark, size, fonts));
-  return out.bytes();
+  return out.view();
 }
 
 /**

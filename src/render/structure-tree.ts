@@ -15,6 +15,12 @@ export function artifactOperator(artifact: Artifact, subtype?: 'Watermark'): str
 export const LAYOUT: Artifact = { artifact: 'Layout' };
 
 /**
+ * The buffer the tree's syntax is written into (StructureTree.write), read by serializePdf before the next
+ * document's: one for every call, as renders write synchronously, instead of one grown by doubling per document.
+ */
+const treeSyntax = new AsciiBuffer();
+
+/**
  * Scripts whose glyphs are drawn in another order than their text: right to left (Arabic, Hebrew), and the Indic
  * scripts whose vowel signs are drawn before the consonant they follow. An element with such text gets its text,
  * its lines in order, as /ActualText, which a screen reader reads instead of the glyphs.
@@ -113,7 +119,8 @@ export class StructureTree {
     number(this.root, first);
     context.largestObjectNumber = first + order.length;
     const pageRefs = pages.map((page) => page.toString());
-    const out = new AsciiBuffer();
+    const out = treeSyntax;
+    out.reset();
     const ends: number[] = [];
     /** A reference to an element, written without making its text (one or two per element). */
     const reference = (element: StructureElement) => {
