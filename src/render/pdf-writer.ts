@@ -1,6 +1,6 @@
 import { PDFCatalog, PDFContext, PDFHexString, PDFName, PDFObject, PDFPageLeaf, PDFPageTree, PDFRef } from 'pdf-lib';
 import { concatBytes } from '../bytes.ts';
-import { AsciiBuffer, GREATER, LESS, LINE_FEED, SPACE } from './ascii-buffer.ts';
+import { AsciiBuffer, GREATER, LESS, LINE_FEED, decimalText as num, SPACE } from './ascii-buffer.ts';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
 import { DEFAULT_LEVEL, DOCUMENT_STREAMS, deflate, deflatePiece, partOf, storedPiece, type ZlibPart, zlibOfParts } from './deflate.ts';
 import { UndrawableText } from './errors.ts';
@@ -33,13 +33,21 @@ const EMBOLDEN_STROKE = 30;
 /** Fill opacity of the preview watermark: legible across the page without hiding what is under it. */
 const WATERMARK_OPACITY = 0.16;
 
-/** Numbers in content streams: rounded to 2 decimals, shortest form; the same text in every runtime. */
-function num(value: number): string {
-  const rounded = Math.round(value * 100) / 100;
-  return rounded === 0 ? '0' : String(rounded);
+/**
+ * A colour's operators, made once per colour: a page changes colour at most texts (labels and values alternate),
+ * and three numbers' strings per change were garbage. The layout draws with a palette of constants, and a colour
+ * given otherwise is forgotten with it.
+ */
+const colourOperators = new WeakMap<Rgb, { rg: string; RG: string }>();
+function rgb(color: Rgb, operator: 'rg' | 'RG'): string {
+  let operators = colourOperators.get(color);
+  if (!operators) {
+    const components = `${num(color[0])} ${num(color[1])} ${num(color[2])}`;
+    operators = { rg: `${components} rg`, RG: `${components} RG` };
+    colourOperators.set(color, operators);
+  }
+  return operators[operator];
 }
-
-const rgb = (color: Rgb, operator: 'rg' | 'RG') => `${num(color[0])} ${num(color[1])} ${num(color[2])} ${operator}`;
 const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).toUpperCase().padStart(2, '0'));
 /** A glyph's width as the font's /W array gives it, in thousandths of the font size: what a viewer moves the pen by. */
 const widthOf = (file: EmbeddableFace['file'], gid: number) => Math.round(file.advances[gid]! * (1000 / file.unitsPerEm));
@@ -172,7 +180,8 @@ class FontUse {
 
   /** Notes a run's glyphs, and the characters the font cannot draw (shaped as glyph 0). */
   collect(glyphs: readonly ShapedGlyph[], missing: Set<number>): void {
-    for (const glyph of glyphs) {
+    for (let index = 0; index < glyphs.length; index++) {
+      const glyph = glyphs[index]!;
       if (glyph.gid === 0) {
         missing.add(glyph.codePoint);
         continue;
@@ -230,7 +239,10 @@ class FontUse {
    * their entries are the stable subset's.
    */
   toUnicode(): ToUnicodeEntry[] {
-    const entries = [...this.used].map(([gid, text]): ToUnicodeEntry => [this.newIds[gid]!, text]);
+    const entries: ToUnicodeEntry[] = [];
+    this.used.forEach((text, gid) => {
+      entries.push([this.newIds[gid]!, text]);
+    });
     for (const [gid, text] of this.copyOrder) entries.push([this.copies.get(`${gid} ${text}`)!, text]);
     return entries.sort((a, b) => a[0] - b[0]);
   }
@@ -265,9 +277,9 @@ class FontUse {
       if (Math.abs(shift) >= 0.005) {
         arrays.flushRun();
         arrays.openArray();
-        const adjustment = num(-shift);
-        out.text(adjustment);
-        advance -= Number(adjustment);
+        // The adjustment as written: rounded to hundredths.
+        out.decimal(-shift);
+        advance -= Math.round(-shift * 100) / 100;
       }
       if (glyph.dy !== rise) {
         arrays.flushArray();
@@ -748,7 +760,9 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
     out.line('ET');
     inText = false;
   };
-  for (const op of ops) {
+  // Indexed loops here and in writePdf: the iterators of for…of were a tenth of what a page's writing allocated.
+  for (let at = 0; at < ops.length; at++) {
+    const op = ops[at]!;
     if (op.kind === 'text') {
       if (!inText) {
         endMark();
@@ -760,7 +774,8 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
       mark(op.mark);
       if (!isArtifact(op.mark)) tree.text(op.mark, op.text);
       setFill(op.color);
-      const [x, y] = [Math.round(op.x * 100) / 100, Math.round(flip(op.y) * 100) / 100];
+      const x = Math.round(op.x * 100) / 100;
+      const y = Math.round(flip(op.y) * 100) / 100;
       const { runs, logicalOrder } = fonts.lineOf(op.weight, op.text);
       runChars.reset();
       const shown = runs.map((run) => fonts.useOf(run.face).show(run.glyphs, op.size, runChars));
@@ -783,7 +798,12 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
             }
           }
           out.line('');
-          if (number === 0 && place === 0) out.text(`${num(x - lineX)} ${num(y - lineY)} Td `);
+          if (number === 0 && place === 0) {
+            out.decimal(x - lineX);
+            out.char(SPACE);
+            out.decimal(y - lineY);
+            out.text(' Td ');
+          }
           if (place === 0) out.text(move + span);
           if (run.emboldened) out.text(`2 Tr ${num((EMBOLDEN_STROKE * op.size) / 1000)} w ${rgb(op.color, 'RG')} `);
           out.append(runChars, shown[index]!.from, shown[index]!.to);
@@ -791,7 +811,8 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
         }
         if (span) out.line('EMC');
       }
-      [lineX, lineY] = [x, y];
+      lineX = x;
+      lineY = y;
       continue;
     }
     endText();
@@ -893,10 +914,11 @@ export function writePdf(input: PdfInput): Uint8Array<ArrayBuffer> {
   const fonts = new DocumentFonts(input.fonts, input.values);
   const missing = new Set<number>();
   for (const ops of input.pages) {
-    for (const op of ops) {
+    for (let at = 0; at < ops.length; at++) {
+      const op = ops[at]!;
       if (op.kind === 'text' || op.kind === 'watermark') {
-        for (const run of fonts.lineOf(op.kind === 'text' ? op.weight : 'bold', op.text).runs)
-          fonts.useOf(run.face).collect(run.glyphs, missing);
+        const { runs } = fonts.lineOf(op.kind === 'text' ? op.weight : 'bold', op.text);
+        for (let index = 0; index < runs.length; index++) fonts.useOf(runs[index]!.face).collect(runs[index]!.glyphs, missing);
       }
     }
   }
@@ -909,7 +931,8 @@ export function writePdf(input: PdfInput): Uint8Array<ArrayBuffer> {
   const resources = context.register(context.obj({ Font: fontRefs, ExtGState: { GS1: { Type: 'ExtGState', ca: WATERMARK_OPACITY } } }));
 
   const pageRefs: PDFRef[] = [];
-  for (const [index, ops] of input.pages.entries()) {
+  for (let index = 0; index < input.pages.length; index++) {
+    const ops = input.pages[index]!;
     const page = addPage(input.size);
     pageRefs.push(page.ref);
     page.node.set(PDFName.of('StructParents'), context.obj(index));
