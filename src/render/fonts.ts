@@ -4,6 +4,7 @@ import type { FontFace, FontWeight, ScriptFace } from './faces.ts';
 import { covers, fallbacksOf } from './fallback.ts';
 import type { FallbackFaceInfo } from './font-coverage.ts';
 import { type HarfBuzz, instantiateHarfBuzz } from './harfbuzz.ts';
+import { SeenBefore } from './seen-before.ts';
 import { createShaper } from './shaping.ts';
 import { isDefaultIgnorable } from './text.ts';
 import { readTrueType, withoutOutlines } from './truetype.ts';
@@ -67,6 +68,8 @@ function loadLatinFace(bytes: Uint8Array, postscriptName: string): FontFace {
  */
 const LINE_CACHE_CHARS = 64_000;
 const CACHED_LINE_LENGTH = 256;
+/** Lines remembered as set once (SeenBefore): a document sets a few hundred; a line set again is then kept. */
+const LINES_SEEN = 16_384;
 
 export function loadFonts(files: FontFiles): FontSet {
   const latin = { regular: loadLatinFace(files.regular, 'NotoSans-Regular'), bold: loadLatinFace(files.bold, 'NotoSans-Bold') };
@@ -79,6 +82,7 @@ export function loadFonts(files: FontFiles): FontSet {
     const face = latin[weight];
     const fallbacks = files.scripts ? fallbacksOf(weight) : [];
     const lines = new Map<string, SetLine>();
+    const seen = new SeenBefore(LINES_SEEN);
     let cachedChars = 0;
     // The first face of a character, found once: CJK text would otherwise search every face before the CJK one.
     const firstFaces = new Map<number, number>();
@@ -95,7 +99,7 @@ export function loadFonts(files: FontFiles): FontSet {
       const known = lines.get(key);
       if (known) return known;
       const line = setLine(text, { latin: face, fallbacks, scriptFace, firstCovering }, cjkLanguage);
-      if (text.length > CACHED_LINE_LENGTH) return line;
+      if (text.length > CACHED_LINE_LENGTH || !seen.check(key)) return line;
       if (cachedChars + text.length > LINE_CACHE_CHARS) {
         lines.clear();
         cachedChars = 0;

@@ -9,6 +9,7 @@ import { FALLBACK_FACES } from './font-coverage.ts';
 import type { FontSet } from './fonts.ts';
 import { LiteralCode } from './literal-deflate.ts';
 import { serializePdf } from './pdf-file.ts';
+import { SeenBefore } from './seen-before.ts';
 import type { ShapedGlyph } from './shaping.ts';
 import { isArtifact, type Mark, PAGINATION, type StructureElement } from './structure.ts';
 import { artifactOperator, LAYOUT, languageString, StructureTree } from './structure-tree.ts';
@@ -508,6 +509,8 @@ class PdfSyntax extends PDFObject {
 const SUBSET_CACHE_SIZE = 64;
 const SUBSET_CACHE_BYTES = 16 * 1024 * 1024;
 const subsetCache = new Map<string, EmbeddedSubset>();
+/** Glyph sets subset once (SeenBefore): a subset is kept when its glyph set comes again, as a repeated request's. */
+const subsetsSeen = new SeenBefore(1024);
 let subsetCacheBytes = 0;
 const cachedBytes = (subset: EmbeddedSubset) => subset.fontFile.length + subset.newIds.byteLength;
 
@@ -531,6 +534,7 @@ function subsetFor(use: FontUse): EmbeddedSubset {
     glyphs: use.glyphs,
     newIds: use.newIds,
   };
+  if (!subsetsSeen.check(key)) return subset;
   subsetCache.set(key, subset);
   subsetCacheBytes += cachedBytes(subset);
   while (subsetCache.size > SUBSET_CACHE_SIZE || (subsetCacheBytes > SUBSET_CACHE_BYTES && subsetCache.size > 1)) {
@@ -586,6 +590,7 @@ class DocumentFonts {
   readonly set: FontSet;
   private readonly values: readonly string[];
   private readonly uses = new Map<EmbeddableFace, FontUse>();
+  private readonly lines: Record<FontWeight, Map<string, SetLine>> = { regular: new Map(), bold: new Map() };
 
   constructor(set: FontSet, values: readonly string[]) {
     this.set = set;
@@ -594,9 +599,18 @@ class DocumentFonts {
     this.uses.set(set.bold.latin, new FontUse(set.bold.latin, 'F2', false, stableSubsetOf(set.bold.latin)));
   }
 
-  /** A line as the font set sets it (and keeps it): the same runs for collecting glyphs and for drawing them. */
+  /**
+   * A line as the font set sets it, kept for the document: the same runs for collecting glyphs and for drawing
+   * them, set once though the font set keeps only lines it set before (SeenBefore).
+   */
   lineOf(weight: FontWeight, text: string): SetLine {
-    return this.set[weight].setLine(text, cjkLanguageOfLine(text, this.values));
+    const lines = this.lines[weight];
+    let line = lines.get(text);
+    if (!line) {
+      line = this.set[weight].setLine(text, cjkLanguageOfLine(text, this.values));
+      lines.set(text, line);
+    }
+    return line;
   }
 
   useOf(face: EmbeddableFace): FontUse {
