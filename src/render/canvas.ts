@@ -11,7 +11,18 @@ export type Rgb = readonly [number, number, number];
  * rectangles are always layout artifacts.
  */
 export type DrawOp =
-  | { kind: 'text'; x: number; y: number; weight: FontWeight; size: number; text: string; color: Rgb; mark: Mark }
+  | {
+      kind: 'text';
+      x: number;
+      y: number;
+      weight: FontWeight;
+      size: number;
+      text: string;
+      color: Rgb;
+      mark: Mark;
+      /** A line of a value that goes on after a space (WrappedLine.spaceAfter): the space is drawn after its glyphs. */
+      spaceAfter: boolean;
+    }
   | { kind: 'rect'; x: number; y: number; width: number; height: number; color: Rgb }
   | { kind: 'frame'; x: number; y: number; width: number; height: number; lineWidth: number; color: Rgb }
   | { kind: 'line'; x1: number; y1: number; x2: number; y2: number; width: number; color: Rgb }
@@ -32,22 +43,23 @@ export class Canvas {
     this.fonts = fonts;
   }
 
-  text(x: number, y: number, text: string, style: TextStyle, mark: Mark): void {
-    if (text !== '') this.ops.push({ kind: 'text', x, y, text, weight: style.weight, size: style.size, color: style.color, mark });
+  text(x: number, y: number, text: string, style: TextStyle, mark: Mark, spaceAfter = false): void {
+    if (text !== '')
+      this.ops.push({ kind: 'text', x, y, text, weight: style.weight, size: style.size, color: style.color, mark, spaceAfter });
   }
 
   /**
    * A line of a value in a box from `left` to `right`, at the box's start edge: the left for a left-to-right line,
    * the right for a right-to-left one (README: an Arabic or Hebrew value reads from the right edge of its box).
    */
-  textFromStart(left: number, right: number, y: number, text: string, style: TextStyle, mark: Mark): void {
-    if (isRightToLeft(text)) this.textRight(right, y, text, style, mark);
-    else this.text(left, y, text, style, mark);
+  textFromStart(left: number, right: number, y: number, text: string, style: TextStyle, mark: Mark, spaceAfter = false): void {
+    if (isRightToLeft(text)) this.textRight(right, y, text, style, mark, spaceAfter);
+    else this.text(left, y, text, style, mark, spaceAfter);
   }
 
-  /** Right-aligned text ending at `right`. */
-  textRight(right: number, y: number, text: string, style: TextStyle, mark: Mark): void {
-    this.text(right - this.fonts[style.weight].widthOf(text, style.size), y, text, style, mark);
+  /** Right-aligned text ending at `right` (a space after it is drawn beyond). */
+  textRight(right: number, y: number, text: string, style: TextStyle, mark: Mark, spaceAfter = false): void {
+    this.text(right - this.fonts[style.weight].widthOf(text, style.size), y, text, style, mark, spaceAfter);
   }
 
   rect(x: number, y: number, width: number, height: number, color: Rgb): void {

@@ -3,7 +3,7 @@ import type { Canvas, PageSize, Rgb, TextStyle } from './canvas.ts';
 import { Flow, lineHeight } from './flow.ts';
 import type { FontSet } from './fonts.ts';
 import { type Mark, PAGINATION, StructureElement } from './structure.ts';
-import { wrapText } from './wrap.ts';
+import { type WrappedLine, wrapText } from './wrap.ts';
 
 export const PAPER_SIZES: Record<Paper, PageSize> = {
   a4: { width: 595.28, height: 841.89 },
@@ -113,7 +113,7 @@ export class BusinessDocument {
     this.flow.paragraph(text, style, this.structure.add('P'), width);
   }
 
-  private wrapped(text: string, style: TextStyle, width: number): string[] {
+  private wrapped(text: string, style: TextStyle, width: number): WrappedLine[] {
     return wrapText(text, this.fonts[style.weight], style.size, width);
   }
 
@@ -148,7 +148,7 @@ export class BusinessDocument {
       const lines = this.wrapped(value, STYLES.body, right - left - labelWidth);
       page.text(left, y + STYLES.body.size, label, STYLES.muted, labelCell);
       for (const line of lines) {
-        page.textRight(right, y + STYLES.body.size, line, STYLES.body, valueCell);
+        page.textRight(right, y + STYLES.body.size, line.text, STYLES.body, valueCell, line.spaceAfter);
         y += lineHeight(STYLES.body);
       }
     }
@@ -197,8 +197,8 @@ export class BusinessDocument {
     const height = lineHeight(STYLES.link);
     for (const line of this.wrapped(url, STYLES.link, flow.width)) {
       flow.ensure(height);
-      flow.page.text(flow.left, flow.y + STYLES.link.size, line, STYLES.link, linkElement);
-      const width = this.fonts.regular.widthOf(line, STYLES.link.size);
+      flow.page.text(flow.left, flow.y + STYLES.link.size, line.text, STYLES.link, linkElement, line.spaceAfter);
+      const width = this.fonts.regular.widthOf(line.text, STYLES.link.size);
       flow.page.line(
         flow.left,
         flow.y + STYLES.link.size + 1.5,
@@ -230,7 +230,15 @@ export class BusinessDocument {
       flow.page.text(flow.left, flow.y + STYLES.body.size, label, STYLES.muted, labelCell);
       for (const line of lines) {
         flow.ensure(lineHeight(STYLES.body));
-        flow.page.textFromStart(flow.left + labelWidth, flow.right, flow.y + STYLES.body.size, line, STYLES.body, valueCell);
+        flow.page.textFromStart(
+          flow.left + labelWidth,
+          flow.right,
+          flow.y + STYLES.body.size,
+          line.text,
+          STYLES.body,
+          valueCell,
+          line.spaceAfter,
+        );
         flow.y += lineHeight(STYLES.body);
       }
     }
@@ -273,7 +281,9 @@ export class BusinessDocument {
 
     const rowLines = rows.map((row) =>
       row.map((cell, index) =>
-        columns[index]!.kind === 'figure' ? [cell] : this.wrapped(cell, STYLES.body, widths[index]! - CELL_PADDING * 2),
+        columns[index]!.kind === 'figure'
+          ? [{ text: cell, spaceAfter: false }]
+          : this.wrapped(cell, STYLES.body, widths[index]! - CELL_PADDING * 2),
       ),
     );
     const heights = rowLines.map((cells) => Math.max(...cells.map((lines) => lines.length)) * lineHeight(STYLES.body) + CELL_PADDING * 2);
@@ -295,8 +305,8 @@ export class BusinessDocument {
             lines.forEach((line, lineIndex) => {
               const y = flow.y + CELL_PADDING + STYLES.body.size + lineIndex * lineHeight(STYLES.body);
               const [left, right] = [xs[index]! + CELL_PADDING, xs[index]! + widths[index]! - CELL_PADDING];
-              if (columns[index]!.kind === 'figure') flow.page.textRight(right, y, line, STYLES.body, cell);
-              else flow.page.textFromStart(left, right, y, line, STYLES.body, cell);
+              if (columns[index]!.kind === 'figure') flow.page.textRight(right, y, line.text, STYLES.body, cell);
+              else flow.page.textFromStart(left, right, y, line.text, STYLES.body, cell, line.spaceAfter);
             });
           });
           flow.y += height;

@@ -1,6 +1,7 @@
 import { PDFCatalog, PDFContext, PDFHexString, PDFName, PDFObject, PDFPageLeaf, PDFPageTree, PDFRef } from 'pdf-lib';
 import { concatBytes } from '../bytes.ts';
 import { AsciiBuffer, GREATER, LESS, LINE_FEED, decimalText as num, SPACE } from './ascii-buffer.ts';
+import { isRightToLeft } from './bidi.ts';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
 import { DEFAULT_LEVEL, DOCUMENT_STREAMS, deflate, deflatePiece, partOf, storedPiece, type ZlibPart, zlibOfParts } from './deflate.ts';
 import { UndrawableText } from './errors.ts';
@@ -727,6 +728,25 @@ function spanOf(lineRuns: readonly GlyphRun[], indices: readonly number[]): stri
   return `/Span << /ActualText ${textString(text).toString()} >> BDC `;
 }
 
+type TextOp = Extract<DrawOp, { kind: 'text' }>;
+
+/**
+ * What a text draws: its text, and a space after it where the value goes on after a space on the next line (a
+ * space has no ink, and tells a reader that joins the lines of an element, as poppler does, where words part).
+ */
+const drawnText = (op: TextOp): string => (op.spaceAfter ? `${op.text} ` : op.text);
+
+/**
+ * How far left of where its text starts a text is drawn from: a right-to-left line's space after it stands at its
+ * left end (Unicode's rule L1 puts a line's trailing space at the paragraph's level), so the glyphs stay where the
+ * layout put them.
+ */
+function spaceBeforeStart(op: TextOp, fonts: DocumentFonts): number {
+  if (!op.spaceAfter || !isRightToLeft(op.text)) return 0;
+  const face = fonts.set[op.weight];
+  return face.widthOf(drawnText(op), op.size) - face.widthOf(op.text, op.size);
+}
+
 /**
  * One page's content stream, in pageContent: compressed before the next page's is written. Text runs share one BT … ET and state operators are written only when the font,
  * size or colour changes, which keeps the stream (and its compression) small. Everything drawn is in a
@@ -788,9 +808,10 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
       mark(op.mark);
       if (!isArtifact(op.mark)) tree.text(op.mark, op.text);
       setFill(op.color);
-      const x = Math.round(op.x * 100) / 100;
+      const text = drawnText(op);
+      const x = Math.round((op.x - spaceBeforeStart(op, fonts)) * 100) / 100;
       const y = Math.round(flip(op.y) * 100) / 100;
-      const { runs, logicalOrder } = fonts.lineOf(op.weight, op.text);
+      const { runs, logicalOrder } = fonts.lineOf(op.weight, text);
       runChars.reset();
       const shown = runs.map((run) => fonts.useOf(run.face).show(run.glyphs, op.size, runChars));
       // Loops, not forEach: a closure per text and one per stretch were garbage for every text drawn.
@@ -931,7 +952,7 @@ export function writePdf(input: PdfInput): Uint8Array<ArrayBuffer> {
     for (let at = 0; at < ops.length; at++) {
       const op = ops[at]!;
       if (op.kind === 'text' || op.kind === 'watermark') {
-        const { runs } = fonts.lineOf(op.kind === 'text' ? op.weight : 'bold', op.text);
+        const { runs } = op.kind === 'text' ? fonts.lineOf(op.weight, drawnText(op)) : fonts.lineOf('bold', op.text);
         for (let index = 0; index < runs.length; index++) fonts.useOf(runs[index]!.face).collect(runs[index]!.glyphs, missing);
       }
     }

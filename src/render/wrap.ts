@@ -124,6 +124,17 @@ function wordsOf(paragraph: string): string[] {
   return words;
 }
 
+/** A line of wrapped text. */
+export interface WrappedLine {
+  readonly text: string;
+  /**
+   * The text goes on after a space or a line break, which the line does not draw: a reader that joins an element's
+   * lines (poppler, and screen readers through it) needs a space there, or `Friedrichstraße 123` and `10117 Berlin`
+   * are read as one number. Not after a word broken across lines.
+   */
+  readonly spaceAfter: boolean;
+}
+
 /**
  * Wraps text to a column. Line breaks in the text are kept and lines break at spaces. A word that does not fit
  * what is left of a line may break there at a soft hyphen (drawn as a hyphen) or, in CJK and Thai text, where
@@ -133,10 +144,12 @@ function wordsOf(paragraph: string): string[] {
  * of its words and spaces, which is exact because the fonts kern no pair with a space
  * (test/render/shaping.test.ts).
  */
-export function wrapText(text: string, face: TextFace, size: number, columnWidth: number): string[] {
+export function wrapText(text: string, face: TextFace, size: number, columnWidth: number): WrappedLine[] {
   // A column is never narrower than one point, so that breaking a word always makes progress.
   const width = Math.max(columnWidth, 1);
   const lines: string[] = [];
+  /** The indices of the lines that end where the text has a space or a line break. */
+  const beforeSpace = new Set<number>();
   const spaceWidth = face.widthOf(' ', size);
   for (const paragraph of text.split('\n')) {
     const first = lines.length;
@@ -162,6 +175,7 @@ export function wrapText(text: string, face: TextFace, size: number, columnWidth
           word = hyphenated.rest;
           wordWidth = widthWithin(word, face, size, width);
         } else {
+          beforeSpace.add(lines.length);
           lines.push(line);
         }
       }
@@ -175,9 +189,10 @@ export function wrapText(text: string, face: TextFace, size: number, columnWidth
       line = word;
       lineWidth = wordWidth;
     }
+    beforeSpace.add(lines.length);
     lines.push(line);
     const mark = lines.length - first > 1 ? directionMarkOf(paragraph) : '';
     for (let i = first + 1; mark && i < lines.length; i++) lines[i] = mark + lines[i];
   }
-  return lines;
+  return lines.map((line, index) => ({ text: line, spaceAfter: index < lines.length - 1 && beforeSpace.has(index) }));
 }

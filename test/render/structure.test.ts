@@ -167,6 +167,21 @@ describe('structure tree of each template, in reading order', () => {
     expect(spaceless(structureText(tree.children.at(-1)!))).toBe(spaceless(body.fields.notes));
   });
 
+  it('a value over several lines reads with a space where its words part, none inside a word broken across lines', async () => {
+    const reference = fixture('reference-invoice.json');
+    const link = `https://pay.example.com/i/${'0123456789'.repeat(12)}`;
+    const body = { ...reference, fields: { ...reference.fields, payment_link: link } };
+    const tree = structureTree(await renderBody(body));
+    // Lines of its own in the value, then lines wrapped at spaces.
+    expect(structureText(tree.children[2]!)).toBe('Friedrichstraße 123 10117 Berlin Germany');
+    expect(structureText(tree.children.at(-1)!)).toBe(body.fields.notes);
+    // A link too long for a line is broken inside it: its pieces (one per line, the underline between) join up.
+    const [linkElement] = elements(tree, 'Link');
+    const pieces = linkElement!.content.filter((item) => !item.startsWith('Object '));
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.join('')).toBe(link);
+  });
+
   it('invoice over pages: every line item is one row, the header repeated on later pages is read once', async () => {
     const body = fixture('reference-invoice-50.json');
     const bytes = await renderBody(body);

@@ -7,8 +7,8 @@ import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
 import { StructureElement } from '../../src/render/structure.ts';
 import { cjkLanguageOf, cjkLanguageOfLine, type SetLine } from '../../src/render/typeset.ts';
-import { wrapText } from '../../src/render/wrap.ts';
 import { testFonts } from '../support/app.ts';
+import { wrappedTexts } from '../support/wrapped-texts.ts';
 
 const fonts = testFonts();
 /** Which font draws each run of a set line, left to right: `latin` or the script face's family. */
@@ -131,6 +131,8 @@ describe('the regional forms of Han characters follow the value', () => {
     const values = ['北京市朝阳区建国路88号', '東京都渋谷区の本社\n東京都渋谷区渋谷二丁目21番1号', '서울 漢字'];
     expect(cjkLanguageOfLine('東京都渋谷区渋谷二丁目21番1号', values)).toBe('ja');
     expect(cjkLanguageOfLine('\u200F東京都渋谷区渋谷二丁', values)).toBe('ja');
+    // A line drawn with the space after it where the value goes on after a line break (WrappedLine.spaceAfter).
+    expect(cjkLanguageOfLine('東京都渋谷区渋谷二丁目21番1号 ', ['東京都渋谷区渋谷二丁目21番1号\n本社の'])).toBe('ja');
     expect(cjkLanguageOfLine('漢字', values)).toBe('ko');
     expect(cjkLanguageOfLine('北京市朝阳区', values)).toBeUndefined();
     expect(cjkLanguageOfLine('骨の', [])).toBe('ja');
@@ -146,11 +148,11 @@ describe('the regional forms of Han characters follow the value', () => {
 describe('wrapping a right-to-left paragraph', () => {
   it('keeps the paragraph’s direction on every line: later lines start with the right-to-left mark', () => {
     const paragraph = 'شركة الأمل ACME Trading Company Limited للتجارة';
-    const lines = wrapText(paragraph, fonts.regular, 9, 90);
+    const lines = wrappedTexts(paragraph, fonts.regular, 9, 90);
     expect(lines.length).toBeGreaterThan(1);
     expect(lines[0]!.startsWith('\u200F')).toBe(false);
     for (const line of lines.slice(1)) expect(line.startsWith('\u200F'), line).toBe(true);
-    expect(wrapText('ACME Trading Company Limited and partners', fonts.regular, 9, 90).some((line) => line.startsWith('\u200F'))).toBe(
+    expect(wrappedTexts('ACME Trading Company Limited and partners', fonts.regular, 9, 90).some((line) => line.startsWith('\u200F'))).toBe(
       false,
     );
   });
@@ -158,7 +160,7 @@ describe('wrapping a right-to-left paragraph', () => {
 
 describe('wrapping a left-to-right paragraph with right-to-left words', () => {
   it('keeps left to right on every line, even one that starts with a right-to-left word', () => {
-    const lines = wrapText('Delivery to שלום עולם, 12 boxes', fonts.regular, 9, 70);
+    const lines = wrappedTexts('Delivery to שלום עולם, 12 boxes', fonts.regular, 9, 70);
     const second = lines.findIndex((line) => line.includes('עולם'));
     expect(second).toBeGreaterThan(0);
     expect(lines[second]!.startsWith('\u200E')).toBe(true);
@@ -183,7 +185,7 @@ describe('marks and text that cannot be broken', () => {
   });
 
   it('cuts a word that is one cluster from end to end rather than letting it run past the column', () => {
-    const lines = wrapText('เ'.repeat(300), fonts.regular, 9, 200);
+    const lines = wrappedTexts('เ'.repeat(300), fonts.regular, 9, 200);
     expect(lines.join('')).toBe('เ'.repeat(300));
     for (const line of lines) expect(fonts.regular.widthOf(line, 9), line).toBeLessThanOrEqual(200);
   });

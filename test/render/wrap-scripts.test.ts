@@ -4,6 +4,7 @@ import { splitsCluster } from '../../src/render/line-breaks.ts';
 import { isCombiningMark, isDefaultIgnorable } from '../../src/render/text.ts';
 import { wrapText } from '../../src/render/wrap.ts';
 import { testFonts } from '../support/app.ts';
+import { wrappedTexts } from '../support/wrapped-texts.ts';
 
 /** A face one unit wide per character at size 1; marks and format characters take no room, as in the fonts. */
 const monospace = {
@@ -16,30 +17,30 @@ const width = (line: string) => monospace.widthOf(line, 1);
 describe('text without spaces fills each line to the column where it may break', () => {
   it('a long Japanese line: every line full but where 、。「 forbid, nothing past the column', () => {
     const text = '株式会社山田商事の東京本社では、新しい請求書の発行を開始しました。「対象」は全顧客です。';
-    const lines = wrapText(text, monospace, 1, 10);
+    const lines = wrappedTexts(text, monospace, 1, 10);
     expect(lines).toEqual(['株式会社山田商事の東', '京本社では、新しい請', '求書の発行を開始しま', 'した。「対象」は全顧', '客です。']);
-    expect(wrapText('東京本社では新しい請求書、', monospace, 1, 12)).toEqual(['東京本社では新しい請求', '書、']);
-    expect(wrapText('請求書の「株式会社」', monospace, 1, 4)).toEqual(['請求書の', '「株式会', '社」']);
+    expect(wrappedTexts('東京本社では新しい請求書、', monospace, 1, 12)).toEqual(['東京本社では新しい請求', '書、']);
+    expect(wrappedTexts('請求書の「株式会社」', monospace, 1, 4)).toEqual(['請求書の', '「株式会', '社」']);
   });
 
   it('a Japanese value after Latin words continues on the same line', () => {
-    expect(wrapText('Invoice 株式会社山田商事', monospace, 1, 10)).toEqual(['Invoice 株式', '会社山田商事']);
+    expect(wrappedTexts('Invoice 株式会社山田商事', monospace, 1, 10)).toEqual(['Invoice 株式', '会社山田商事']);
   });
 
   it('Chinese and Korean', () => {
-    expect(wrapText('北京市朝阳区建国路88号', monospace, 1, 5)).toEqual(['北京市朝阳', '区建国路', '88号']);
-    expect(wrapText('서울특별시 강남구 테헤란로', monospace, 1, 8)).toEqual(['서울특별시', '강남구 테헤란로']);
+    expect(wrappedTexts('北京市朝阳区建国路88号', monospace, 1, 5)).toEqual(['北京市朝阳', '区建国路', '88号']);
+    expect(wrappedTexts('서울특별시 강남구 테헤란로', monospace, 1, 8)).toEqual(['서울특별시', '강남구 테헤란로']);
   });
 
   it('Thai wraps at word boundaries, spaces between phrases kept, ๆ after a space never starts a line', () => {
-    expect(wrapText('บริษัทสยามพาณิชย์จำกัด', monospace, 1, 9)).toEqual(['บริษัทสยาม', 'พาณิชย์จำกัด']);
-    expect(wrapText('บริษัทสยามพาณิชย์จำกัด', monospace, 1, 6)).toEqual(['บริษัท', 'สยาม', 'พาณิชย์', 'จำกัด']);
-    expect(wrapText('ค่าบริการ รายเดือน', monospace, 1, 40)).toEqual(['ค่าบริการ รายเดือน']);
-    expect(wrapText('บริการดี ๆ ราคาถูก', monospace, 1, 7)).toEqual(['บริการ', 'ดี ๆ', 'ราคาถูก']);
+    expect(wrappedTexts('บริษัทสยามพาณิชย์จำกัด', monospace, 1, 9)).toEqual(['บริษัทสยาม', 'พาณิชย์จำกัด']);
+    expect(wrappedTexts('บริษัทสยามพาณิชย์จำกัด', monospace, 1, 6)).toEqual(['บริษัท', 'สยาม', 'พาณิชย์', 'จำกัด']);
+    expect(wrappedTexts('ค่าบริการ รายเดือน', monospace, 1, 40)).toEqual(['ค่าบริการ รายเดือน']);
+    expect(wrappedTexts('บริการดี ๆ ราคาถูก', monospace, 1, 7)).toEqual(['บริการ', 'ดี ๆ', 'ราคาถูก']);
   });
 
   it('a Thai word longer than a line is cut between characters, never inside a cluster', () => {
-    const lines = wrapText('กรุงเทพมหานคร', monospace, 1, 3);
+    const lines = wrappedTexts('กรุงเทพมหานคร', monospace, 1, 3);
     expect(lines.join('')).toBe('กรุงเทพมหานคร');
     for (const [index, line] of lines.entries()) {
       expect(width(line), line).toBeLessThanOrEqual(3);
@@ -58,7 +59,7 @@ describe('the last resort never splits a cluster', () => {
     ['Hebrew with points', 'שָׁלוֹםעֲלֵיכֶםחֲבֵרִים', 4],
   ] as const)('%s', (_, word, column) => {
     // Lines after the first of a right-to-left paragraph carry the mark that keeps its direction (typeset.ts).
-    const lines = wrapText(word, monospace, 1, column).map((line) => line.replace(/^\u200F/, ''));
+    const lines = wrappedTexts(word, monospace, 1, column).map((line) => line.replace(/^\u200F/, ''));
     expect(lines.length).toBeGreaterThan(2);
     expect(lines.join('')).toBe(word);
     for (const [index, line] of lines.entries()) {
@@ -76,14 +77,44 @@ describe('the last resort never splits a cluster', () => {
 describe('Latin text wraps as before', () => {
   const { regular } = testFonts();
   it('identifiers break after / - _, soft hyphens draw a hyphen, long words are cut (outputs of the code before CJK and Thai)', () => {
-    expect(wrapText('4500012345/ACME-PROCUREMENT-EMEA', monospace, 1, 12)).toEqual(['4500012345/', 'ACME-', 'PROCUREMENT-', 'EMEA']);
-    expect(wrapText('Rechnung über Beratungs\u00adleistungen', regular, 10, 150)).toEqual(['Rechnung über Beratungs-', 'leistungen']);
-    expect(wrapText('Consulting services for the migration of the billing platform', regular, 10, 120)).toEqual([
+    expect(wrappedTexts('4500012345/ACME-PROCUREMENT-EMEA', monospace, 1, 12)).toEqual(['4500012345/', 'ACME-', 'PROCUREMENT-', 'EMEA']);
+    expect(wrappedTexts('Rechnung über Beratungs\u00adleistungen', regular, 10, 150)).toEqual(['Rechnung über Beratungs-', 'leistungen']);
+    expect(wrappedTexts('Consulting services for the migration of the billing platform', regular, 10, 120)).toEqual([
       'Consulting services for',
       'the migration of the',
       'billing platform',
     ]);
-    expect(wrapText('Supercalifragilisticexpialidocious', regular, 10, 50)).toEqual(['Supercalif', 'ragilisticex', 'pialidocio', 'us']);
+    expect(wrappedTexts('Supercalifragilisticexpialidocious', regular, 10, 50)).toEqual(['Supercalif', 'ragilisticex', 'pialidocio', 'us']);
+  });
+});
+
+describe('where a wrapped line goes on after a space (a reader joining the lines needs one there)', () => {
+  const { regular } = testFonts();
+  const spaces = (...args: Parameters<typeof wrapText>) => wrapText(...args).map((line) => [line.text, line.spaceAfter]);
+  it('after a line ended at a space or by a line break of the value; never after the last line', () => {
+    expect(spaces('Friedrichstraße 123\n10117 Berlin\nGermany', regular, 10, 500)).toEqual([
+      ['Friedrichstraße 123', true],
+      ['10117 Berlin', true],
+      ['Germany', false],
+    ]);
+    expect(spaces('Consulting services for the migration of the billing platform', regular, 10, 120)).toEqual([
+      ['Consulting services for', true],
+      ['the migration of the', true],
+      ['billing platform', false],
+    ]);
+    expect(spaces('ค่าบริการ รายเดือน', monospace, 1, 10)).toEqual([
+      ['ค่าบริการ', true],
+      ['รายเดือน', false],
+    ]);
+  });
+
+  it('not inside a word broken across lines: at a soft hyphen, after / - _, anywhere, in CJK and Thai', () => {
+    const none = (lines: (string | boolean)[][]) => lines.slice(0, -1).every(([, spaceAfter]) => spaceAfter === false);
+    expect(none(spaces('Rechnung über Beratungs\u00adleistungen', regular, 10, 150))).toBe(true);
+    expect(none(spaces('4500012345/ACME-PROCUREMENT-EMEA', monospace, 1, 12))).toBe(true);
+    expect(none(spaces('Supercalifragilisticexpialidocious', regular, 10, 50))).toBe(true);
+    expect(none(spaces('北京市朝阳区建国路88号', monospace, 1, 5))).toBe(true);
+    expect(none(spaces('บริษัทสยามพาณิชย์จำกัด', monospace, 1, 6))).toBe(true);
   });
 });
 
@@ -101,7 +132,7 @@ describe('a long text without spaces is measured by the line, not by the paragra
         return monospace.widthOf(part, size);
       },
     } as Pick<TextFace, 'widthOf'> as TextFace;
-    const lines = wrapText(text, counting, 1, 40);
+    const lines = wrappedTexts(text, counting, 1, 40);
     expect(lines.join('')).toBe(text);
     expect(measured).toBeLessThan(20 * text.length);
   });
