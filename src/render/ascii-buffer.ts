@@ -1,10 +1,17 @@
 export const [LINE_FEED, SPACE, LESS, GREATER] = [0x0a, 0x20, 0x3c, 0x3e];
 const DIGIT_ZERO = 0x30;
+const [MINUS, POINT] = [0x2d, 0x2e];
 const HEX_DIGITS = Uint8Array.from('0123456789ABCDEF', (char) => char.charCodeAt(0));
 /** Most character codes String.fromCharCode is given at once (the engines' argument limits are far above). */
 const CHARS_PER_CALL = 8192;
 /** Longest piece `append` copies byte by byte. */
 const SHORT_COPY = 256;
+
+/** Numbers in content streams: rounded to 2 decimals, shortest form; the same text in every runtime. */
+export function decimalText(value: number): string {
+  const rounded = Math.round(value * 100) / 100;
+  return rounded === 0 ? '0' : String(rounded);
+}
 
 /**
  * PDF syntax (ASCII: every string the writer puts in a PDF is hex) written as bytes into a growing buffer: built
@@ -58,6 +65,22 @@ export class AsciiBuffer {
       rest = Math.floor(rest / 10);
     }
     this.length += digits;
+  }
+
+  /**
+   * decimalText(value), without making the string: hundredths as an integer, the fraction's trailing zero and an
+   * integer's point left out. A page writes two per text drawn.
+   */
+  decimal(value: number): void {
+    const hundredths = Math.round(value * 100);
+    if (hundredths < 0) this.char(MINUS);
+    const magnitude = Math.abs(hundredths);
+    this.integer(Math.floor(magnitude / 100));
+    const fraction = magnitude % 100;
+    if (fraction === 0) return;
+    this.char(POINT);
+    this.char(DIGIT_ZERO + Math.floor(fraction / 10));
+    if (fraction % 10) this.char(DIGIT_ZERO + (fraction % 10));
   }
 
   /** A line of its own: after a line break unless it is the first. */

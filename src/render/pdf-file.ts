@@ -65,6 +65,13 @@ function xrefRows({ types, seconds, thirds }: XrefEntries): Uint8Array {
   return rows;
 }
 
+/**
+ * The object stream's offset table (the body appended after it) and body (serializePdf): one of each for every
+ * call, as serializing is synchronous, instead of two grown by doubling per document.
+ */
+const objectStreamOffsets = new AsciiBuffer();
+const objectStreamBody = new AsciiBuffer();
+
 const encoder = new TextEncoder();
 /** Object syntax is ASCII (every string in it is hex-encoded), so its UTF-8 bytes are its characters. */
 const ascii = (text: string) => encoder.encode(text);
@@ -89,8 +96,10 @@ export function serializePdf(context: PDFContext, written: WrittenObjects, zlib:
   // The objects' syntax is written as bytes once, in the order of their numbers (the written block among
   // pdf-lib's), beside the table of their offsets that goes before it.
   const packed: number[] = [];
-  const offsets = new AsciiBuffer();
-  const body = new AsciiBuffer();
+  const offsets = objectStreamOffsets;
+  const body = objectStreamBody;
+  offsets.reset();
+  body.reset();
   const pack = (number: number) => {
     packed.push(number);
     offsets.integer(number);

@@ -1,6 +1,6 @@
 import { PDFCatalog, PDFContext, PDFHexString, PDFName, PDFObject, PDFPageLeaf, PDFPageTree, PDFRef } from 'pdf-lib';
 import { concatBytes } from '../bytes.ts';
-import { AsciiBuffer, GREATER, LESS, LINE_FEED, SPACE } from './ascii-buffer.ts';
+import { AsciiBuffer, GREATER, LESS, LINE_FEED, decimalText as num, SPACE } from './ascii-buffer.ts';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
 import { deflatePiece, partOf, storedPiece, type ZlibPart, zlibOfParts } from './deflate.ts';
 import { UndrawableText } from './errors.ts';
@@ -34,13 +34,21 @@ const EMBOLDEN_STROKE = 30;
 /** Fill opacity of the preview watermark: legible across the page without hiding what is under it. */
 const WATERMARK_OPACITY = 0.16;
 
-/** Numbers in content streams: rounded to 2 decimals, shortest form; the same text in every runtime. */
-function num(value: number): string {
-  const rounded = Math.round(value * 100) / 100;
-  return rounded === 0 ? '0' : String(rounded);
+/**
+ * A colour's operators, made once per colour: a page changes colour at most texts (labels and values alternate),
+ * and three numbers' strings per change were garbage. The layout draws with a palette of constants, and a colour
+ * given otherwise is forgotten with it.
+ */
+const colourOperators = new WeakMap<Rgb, { rg: string; RG: string }>();
+function rgb(color: Rgb, operator: 'rg' | 'RG'): string {
+  let operators = colourOperators.get(color);
+  if (!operators) {
+    const components = `${num(color[0])} ${num(color[1])} ${num(color[2])}`;
+    operators = { rg: `${components} rg`, RG: `${components} RG` };
+    colourOperators.set(color, operators);
+  }
+  return operators[operator];
 }
-
-const rgb = (color: Rgb, operator: 'rg' | 'RG') => `${num(color[0])} ${num(color[1])} ${num(color[2])} ${operator}`;
 const HEX_BYTES = Array.from({ length: 256 }, (_, byte) => byte.toString(16).toUpperCase().padStart(2, '0'));
 /** A glyph's width as the font's /W array gives it, in thousandths of the font size: what a viewer moves the pen by. */
 const widthOf = (file: EmbeddableFace['file'], gid: number) => Math.round(file.advances[gid]! * (1000 / file.unitsPerEm));
@@ -50,6 +58,15 @@ const widthOf = (file: EmbeddableFace['file'], gid: number) => Math.round(file.a
  * content in drawing order: calls are synchronous, so no two texts use it at once.
  */
 const runChars = new AsciiBuffer();
+
+/**
+ * The buffer a page's content is written into (contentOf), compressed before the next page's: one for every call,
+ * grown once to the longest page, where a new one grew by doubling for every page (a tenth of what a render
+ * allocated, and allocation is what brings the collector's pauses).
+ */
+const pageContent = new AsciiBuffer();
+/** The buffer a subset's /W array is written into (PdfSyntax.widths) before it is read back as a string. */
+const widthsSyntax = new AsciiBuffer();
 
 /**
  * Where the TJ arrays FontUse.show writes stand: whether an array, and a run of glyph ids in it, is open. One for
@@ -93,9 +110,6 @@ class TjArrays {
   }
 }
 const tjArrays = new TjArrays();
-
-/** PDF syntax is ASCII: each byte is its character. */
-const LATIN1 = new TextDecoder('latin1');
 
 /** What a glyph that shows no text of its own maps to: U+2060 WORD JOINER (see FontUse.toUnicode). */
 const SHOWS_NOTHING = '\u2060';
@@ -167,7 +181,8 @@ class FontUse {
 
   /** Notes a run's glyphs, and the characters the font cannot draw (shaped as glyph 0). */
   collect(glyphs: readonly ShapedGlyph[], missing: Set<number>): void {
-    for (const glyph of glyphs) {
+    for (let index = 0; index < glyphs.length; index++) {
+      const glyph = glyphs[index]!;
       if (glyph.gid === 0) {
         missing.add(glyph.codePoint);
         continue;
@@ -225,7 +240,10 @@ class FontUse {
    * their entries are the stable subset's.
    */
   toUnicode(): ToUnicodeEntry[] {
-    const entries = [...this.used].map(([gid, text]): ToUnicodeEntry => [this.newIds[gid]!, text]);
+    const entries: ToUnicodeEntry[] = [];
+    this.used.forEach((text, gid) => {
+      entries.push([this.newIds[gid]!, text]);
+    });
     for (const [gid, text] of this.copyOrder) entries.push([this.copies.get(`${gid} ${text}`)!, text]);
     return entries.sort((a, b) => a[0] - b[0]);
   }
@@ -260,9 +278,9 @@ class FontUse {
       if (Math.abs(shift) >= 0.005) {
         arrays.flushRun();
         arrays.openArray();
-        const adjustment = num(-shift);
-        out.text(adjustment);
-        advance -= Number(adjustment);
+        // The adjustment as written: rounded to hundredths.
+        out.decimal(-shift);
+        advance -= Math.round(-shift * 100) / 100;
       }
       if (glyph.dy !== rise) {
         arrays.flushArray();
@@ -456,13 +474,20 @@ class PdfSyntax extends PDFObject {
   }
 
   /**
-   * An object's syntax as pdf-lib writes it, decoded from its bytes into one flat string: its toString joins a
-   * string per element, which kept in the cache would keep every piece (promoted by the scavenges) with it.
+   * A CIDFont's /W array for `glyphs` (new ids from 0), as pdf-lib would write `[0 [widths]]`, written as bytes and
+   * read back as one flat string: pdf-lib's objects made a number object and a string per glyph for every new
+   * subset, and its toString joins a string per element, which kept in the cache would keep every piece with it.
    */
-  static of(object: PDFObject): PdfSyntax {
-    const bytes = new Uint8Array(object.sizeInBytes());
-    object.copyBytesInto(bytes, 0);
-    return new PdfSyntax(LATIN1.decode(bytes));
+  static widths(file: EmbeddableFace['file'], glyphs: readonly number[]): PdfSyntax {
+    const out = widthsSyntax;
+    out.reset();
+    out.text('[ 0 [ ');
+    for (let index = 0; index < glyphs.length; index++) {
+      out.integer(widthOf(file, glyphs[index]!));
+      out.char(SPACE);
+    }
+    out.text('] ]');
+    return new PdfSyntax(out.string(0, out.length));
   }
 
   override toString(): string {
@@ -488,7 +513,7 @@ let subsetCacheBytes = 0;
 const cachedBytes = (subset: EmbeddedSubset) => subset.fontFile.length + subset.newIds.byteLength;
 
 /** Subsetting and compressing a font is a pure function of its glyphs, so recent results are reused (LRU). */
-function subsetFor(context: PDFContext, use: FontUse, zlib: Zlib): EmbeddedSubset {
+function subsetFor(use: FontUse, zlib: Zlib): EmbeddedSubset {
   const key = use.subsetKey;
   const cached = subsetCache.get(key);
   if (cached) {
@@ -503,7 +528,7 @@ function subsetFor(context: PDFContext, use: FontUse, zlib: Zlib): EmbeddedSubse
     fontFile: compressFontFile(fontFile, use.stable, zlib),
     fontFileLength: fontFile.length,
     toUnicode: compressedToUnicode(use, zlib),
-    widths: PdfSyntax.of(context.obj([0, use.glyphs.map((gid) => widthOf(file, gid))])),
+    widths: PdfSyntax.widths(file, use.glyphs),
     glyphs: use.glyphs,
     newIds: use.newIds,
   };
@@ -520,7 +545,7 @@ function subsetFor(context: PDFContext, use: FontUse, zlib: Zlib): EmbeddedSubse
 function embedFont(context: PDFContext, use: FontUse, zlib: Zlib): PDFRef {
   const { file } = use.face;
   const scale = 1000 / file.unitsPerEm;
-  const { name, fontFile, fontFileLength, toUnicode, widths } = subsetFor(context, use, zlib);
+  const { name, fontFile, fontFileLength, toUnicode, widths } = subsetFor(use, zlib);
   const descriptor = context.obj({
     Type: 'FontDescriptor',
     FontName: name,
@@ -690,13 +715,14 @@ function spanOf(lineRuns: readonly GlyphRun[], indices: readonly number[]): stri
 }
 
 /**
- * One page's content stream. Text runs share one BT … ET and state operators are written only when the font,
+ * One page's content stream, in pageContent: compressed before the next page's is written. Text runs share one BT … ET and state operators are written only when the font,
  * size or colour changes, which keeps the stream (and its compression) small. Everything drawn is in a
  * marked-content sequence: a text's of its structure element or artifact (texts one after the other of the same
  * element share one), rules and rectangles a layout artifact's. A sequence never crosses BT or ET.
  */
 function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts, tree: StructureTree, page: number): Uint8Array {
-  const out = new AsciiBuffer();
+  const out = pageContent;
+  out.reset();
   let marked: Mark | undefined;
   const mark = (next: Mark) => {
     if (next === marked) return;
@@ -735,7 +761,9 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
     out.line('ET');
     inText = false;
   };
-  for (const op of ops) {
+  // Indexed loops here and in writePdf: the iterators of for…of were a tenth of what a page's writing allocated.
+  for (let at = 0; at < ops.length; at++) {
+    const op = ops[at]!;
     if (op.kind === 'text') {
       if (!inText) {
         endMark();
@@ -747,7 +775,8 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
       mark(op.mark);
       if (!isArtifact(op.mark)) tree.text(op.mark, op.text);
       setFill(op.color);
-      const [x, y] = [Math.round(op.x * 100) / 100, Math.round(flip(op.y) * 100) / 100];
+      const x = Math.round(op.x * 100) / 100;
+      const y = Math.round(flip(op.y) * 100) / 100;
       const { runs, logicalOrder } = fonts.lineOf(op.weight, op.text);
       runChars.reset();
       const shown = runs.map((run) => fonts.useOf(run.face).show(run.glyphs, op.size, runChars));
@@ -770,7 +799,12 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
             }
           }
           out.line('');
-          if (number === 0 && place === 0) out.text(`${num(x - lineX)} ${num(y - lineY)} Td `);
+          if (number === 0 && place === 0) {
+            out.decimal(x - lineX);
+            out.char(SPACE);
+            out.decimal(y - lineY);
+            out.text(' Td ');
+          }
           if (place === 0) out.text(move + span);
           if (run.emboldened) out.text(`2 Tr ${num((EMBOLDEN_STROKE * op.size) / 1000)} w ${rgb(op.color, 'RG')} `);
           out.append(runChars, shown[index]!.from, shown[index]!.to);
@@ -778,7 +812,8 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
         }
         if (span) out.line('EMC');
       }
-      [lineX, lineY] = [x, y];
+      lineX = x;
+      lineY = y;
       continue;
     }
     endText();
@@ -806,7 +841,7 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
   endText();
   endMark();
   for (const watermark of watermarks) out.line(watermarkOf(watermark, size, fonts));
-  return out.bytes();
+  return out.view();
 }
 
 /**
@@ -880,10 +915,11 @@ export function writePdf(input: PdfInput): Uint8Array<ArrayBuffer> {
   const fonts = new DocumentFonts(input.fonts, input.values);
   const missing = new Set<number>();
   for (const ops of input.pages) {
-    for (const op of ops) {
+    for (let at = 0; at < ops.length; at++) {
+      const op = ops[at]!;
       if (op.kind === 'text' || op.kind === 'watermark') {
-        for (const run of fonts.lineOf(op.kind === 'text' ? op.weight : 'bold', op.text).runs)
-          fonts.useOf(run.face).collect(run.glyphs, missing);
+        const { runs } = fonts.lineOf(op.kind === 'text' ? op.weight : 'bold', op.text);
+        for (let index = 0; index < runs.length; index++) fonts.useOf(runs[index]!.face).collect(runs[index]!.glyphs, missing);
       }
     }
   }
@@ -896,7 +932,8 @@ export function writePdf(input: PdfInput): Uint8Array<ArrayBuffer> {
   const resources = context.register(context.obj({ Font: fontRefs, ExtGState: { GS1: { Type: 'ExtGState', ca: WATERMARK_OPACITY } } }));
 
   const pageRefs: PDFRef[] = [];
-  for (const [index, ops] of input.pages.entries()) {
+  for (let index = 0; index < input.pages.length; index++) {
+    const ops = input.pages[index]!;
     const page = addPage(input.size);
     pageRefs.push(page.ref);
     page.node.set(PDFName.of('StructParents'), context.obj(index));

@@ -7,12 +7,27 @@ import { type Artifact, isArtifact, isAscii, languageOfText, type Mark, type Str
 type Content = { page: number; mcid: number } | { page: number; annotation: PDFRef };
 const NO_CONTENT: readonly Content[] = [];
 
+/** Each artifact operator made once: a page opens one at most rules and furniture texts. */
+const artifactOperators = new Map<string, string>();
+
 /** The operator that opens an artifact's marked-content sequence (PDF 32000 14.8.2.2.2). */
 export function artifactOperator(artifact: Artifact, subtype?: 'Watermark'): string {
-  return `/Artifact<</Type/${artifact.artifact}${subtype ? `/Subtype/${subtype}` : ''}>>BDC`;
+  const key = subtype ? `${artifact.artifact}/${subtype}` : artifact.artifact;
+  let operator = artifactOperators.get(key);
+  if (operator === undefined) {
+    operator = `/Artifact<</Type/${artifact.artifact}${subtype ? `/Subtype/${subtype}` : ''}>>BDC`;
+    artifactOperators.set(key, operator);
+  }
+  return operator;
 }
 
 export const LAYOUT: Artifact = { artifact: 'Layout' };
+
+/**
+ * The buffer the tree's syntax is written into (StructureTree.write), read by serializePdf before the next
+ * document's: one for every call, as renders write synchronously, instead of one grown by doubling per document.
+ */
+const treeSyntax = new AsciiBuffer();
 
 /**
  * Scripts whose glyphs are drawn in another order than their text: right to left (Arabic, Hebrew), and the Indic
@@ -113,7 +128,8 @@ export class StructureTree {
     number(this.root, first);
     context.largestObjectNumber = first + order.length;
     const pageRefs = pages.map((page) => page.toString());
-    const out = new AsciiBuffer();
+    const out = treeSyntax;
+    out.reset();
     const ends: number[] = [];
     /** A reference to an element, written without making its text (one or two per element). */
     const reference = (element: StructureElement) => {
@@ -144,20 +160,24 @@ export class StructureTree {
       out.text('/P ');
       out.integer(parents[index]!);
       out.text(' 0 R');
-      if (page !== undefined) out.text(`/Pg ${pageRefs[page]!}`);
+      if (page !== undefined) {
+        out.text('/Pg ');
+        out.text(pageRefs[page]!);
+      }
       const kids = element.children.length + contents.length;
       out.text(kids === 1 ? '/K ' : '/K [');
-      element.children.forEach((child, place) => {
+      // Loops, not forEach: two closures per element were most of what writing the tree left to the collector.
+      for (let place = 0; place < element.children.length; place++) {
         if (place > 0) out.char(SPACE);
-        reference(child);
-      });
-      contents.forEach((content, place) => {
+        reference(element.children[place]!);
+      }
+      for (let place = 0; place < contents.length; place++) {
+        const content = contents[place]!;
         if (place > 0 || element.children.length > 0) out.text(' ');
-        const onPage = `/Pg ${pageRefs[content.page]!}`;
-        if ('annotation' in content) out.text(`<</Type/OBJR/Obj ${content.annotation.toString()}${onPage}>>`);
+        if ('annotation' in content) out.text(`<</Type/OBJR/Obj ${content.annotation.toString()}/Pg ${pageRefs[content.page]!}>>`);
         else if (content.page === page) out.integer(content.mcid);
-        else out.text(`<</Type/MCR${onPage}/MCID ${content.mcid}>>`);
-      });
+        else out.text(`<</Type/MCR/Pg ${pageRefs[content.page]!}/MCID ${content.mcid}>>`);
+      }
       if (kids !== 1) out.text(']');
       if (element.scope) out.text(`/A<</O/Table/Scope/${element.scope}>>`);
       // Only text with letters beyond ASCII can be of another script; the regular expressions cost more.

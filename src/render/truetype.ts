@@ -99,20 +99,27 @@ const MORE_COMPONENTS = 0x0020;
 const WE_HAVE_AN_X_AND_Y_SCALE = 0x0040;
 const WE_HAVE_A_TWO_BY_TWO = 0x0080;
 
-/** Calls `visit` with the offset of each component's glyph index in a composite glyph. */
-function forEachComponent(font: TrueTypeFile, gid: number, visit: (indexOffset: number) => void): void {
+/** The offsets found by the last componentOffsets call, reused: it runs for every glyph of every new subset. */
+const components: number[] = [];
+
+/**
+ * The offset of each component's glyph index in a composite glyph (none for a simple glyph), in an array that the
+ * next call overwrites: a callback per glyph, a closure over the caller's state, was garbage for every glyph.
+ */
+function componentOffsets(font: TrueTypeFile, gid: number): readonly number[] {
+  components.length = 0;
   const start = table(font.tables, 'glyf').offset + font.glyphOffsets[gid]!;
   const end = table(font.tables, 'glyf').offset + font.glyphOffsets[gid + 1]!;
-  if (end - start < 10 || font.view.getInt16(start) >= 0) return;
+  if (end - start < 10 || font.view.getInt16(start) >= 0) return components;
   let at = start + 10;
   for (;;) {
     const flags = font.view.getUint16(at);
-    visit(at + 2);
+    components.push(at + 2);
     at += 4 + (flags & ARG_1_AND_2_ARE_WORDS ? 4 : 2);
     if (flags & WE_HAVE_A_SCALE) at += 2;
     else if (flags & WE_HAVE_AN_X_AND_Y_SCALE) at += 4;
     else if (flags & WE_HAVE_A_TWO_BY_TWO) at += 8;
-    if (!(flags & MORE_COMPONENTS)) return;
+    if (!(flags & MORE_COMPONENTS)) return components;
   }
 }
 
@@ -124,7 +131,8 @@ export function closeGlyphSet(font: TrueTypeFile, used: Iterable<number>): numbe
     const gid = pending.pop()!;
     if (set.has(gid)) continue;
     set.add(gid);
-    forEachComponent(font, gid, (at) => pending.push(font.view.getUint16(at)));
+    const offsets = componentOffsets(font, gid);
+    for (let place = 0; place < offsets.length; place++) pending.push(font.view.getUint16(offsets[place]!));
   }
   return [...set].sort((a, b) => a - b);
 }
@@ -220,21 +228,28 @@ export function subsetTrueType(font: TrueTypeFile, glyphs: readonly number[], kn
     ? (index: number, offset: number) => locaView.setUint16(index * 2, offset / 2)
     : (index: number, offset: number) => locaView.setUint32(index * 4, offset);
   const glyfView = new DataView(glyf.buffer);
-  // Each glyph copied into place, its components' glyph ids renumbered there: no copy per glyph.
+  // Each glyph copied into place, its components' glyph ids renumbered there: no copy per glyph. A loop, and the
+  // bytes copied one by one (a glyph is a few dozen): a closure and a subarray per glyph were garbage for every
+  // glyph of every new subset.
   let offset = 0;
-  glyphs.forEach((gid, index) => {
+  const { bytes } = font;
+  for (let index = 0; index < glyphs.length; index++) {
+    const gid = glyphs[index]!;
     const start = glyfBase + font.glyphOffsets[gid]!;
     const end = glyfBase + font.glyphOffsets[gid + 1]!;
     if (index >= known.glyphs) {
       const at = offset - known.length;
-      glyf.set(font.bytes.subarray(start, end), at);
-      forEachComponent(font, gid, (component) => glyfView.setUint16(at + component - start, newIds[font.view.getUint16(component)]!));
+      for (let from = start; from < end; from++) glyf[at + from - start] = bytes[from]!;
+      const offsets = componentOffsets(font, gid);
+      for (let place = 0; place < offsets.length; place++) {
+        glyfView.setUint16(at + offsets[place]! - start, newIds[font.view.getUint16(offsets[place]!)]!);
+      }
     }
     hmtxView.setUint16(index * 4, font.advances[gid]!);
     hmtxView.setInt16(index * 4 + 2, font.leftBearings[gid]!);
     setOffset(index, offset);
     offset += pad4(end - start);
-  });
+  }
   setOffset(glyphs.length, offset);
 
   const tables: [string, Uint8Array][] = [

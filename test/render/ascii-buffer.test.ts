@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AsciiBuffer } from '../../src/render/ascii-buffer.ts';
+import { AsciiBuffer, decimalText } from '../../src/render/ascii-buffer.ts';
 
 describe('AsciiBuffer.integer', () => {
   it('writes a non-negative integer as String does (object numbers, offsets, MCIDs)', () => {
@@ -10,5 +10,23 @@ describe('AsciiBuffer.integer', () => {
       out.text(' ');
     }
     expect(out.string(0, out.length)).toBe(values.map((value) => `${value} `).join(''));
+  });
+});
+
+describe('AsciiBuffer.decimal', () => {
+  it('writes what decimalText makes (content stream numbers): rounded to hundredths, shortest form', () => {
+    const edges = [
+      0, -0, 0.004, -0.004, 0.005, -0.005, 0.05, -0.05, 0.1, 0.5, 1, -1, 1.005, 2.675, 10.1, 99.99, 99.995, 100, 841.89, -595.28, 123456.78,
+    ];
+    let seed = 7;
+    const random = Array.from({ length: 20_000 }, () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return (seed / 2 ** 31 - 0.5) * 2000;
+    });
+    for (const value of [...edges, ...random]) {
+      const out = new AsciiBuffer();
+      out.decimal(value);
+      expect(out.string(0, out.length), String(value)).toBe(decimalText(value));
+    }
   });
 });
