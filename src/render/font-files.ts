@@ -7,8 +7,8 @@ const fontPath = (name: string) => fileURLToPath(new URL(`../../fonts/${name}`, 
 
 /**
  * The bundled fonts read from fonts/ (Bun, Node, tests): the Latin faces and the compressor now, the script
- * faces and the shaper when a text first needs them. The Worker imports the Latin faces as data modules and reads the rest from its
- * static assets (worker.ts).
+ * faces and the shaper when a text first needs them. The Worker imports the Latin faces and the compressor as
+ * modules and reads the rest from its static assets (worker-fonts.ts).
  */
 export function readFontFiles(): FontFiles {
   return {
