@@ -176,7 +176,7 @@ export interface components {
         DocumentRequest: components["schemas"]["InvoiceRequest"] | components["schemas"]["QuoteRequest"] | components["schemas"]["ReceiptRequest"];
         /**
          * InvoiceRequest
-         * @description A request for the invoice template (Invoice, version 2.3.0).
+         * @description A request for the invoice template (Invoice, version 2.4.0).
          */
         InvoiceRequest: {
             /**
@@ -250,7 +250,7 @@ export interface components {
         };
         /**
          * QuoteRequest
-         * @description A request for the quote template (Quote / Estimate, version 1.3.0).
+         * @description A request for the quote template (Quote / Estimate, version 1.4.0).
          */
         QuoteRequest: {
             /**
@@ -325,7 +325,7 @@ export interface components {
         };
         /**
          * ReceiptRequest
-         * @description A request for the receipt template (Payment Receipt, version 1.3.0).
+         * @description A request for the receipt template (Payment Receipt, version 1.4.0).
          */
         ReceiptRequest: {
             /**
@@ -599,7 +599,7 @@ export interface operations {
                      *         "name": "Invoice",
                      *         "description": "Seller-issued invoice with 1 to 50 line items, an optional discount, one optional tax line, an optional amount paid and the balance due.",
                      *         "category": "billing",
-                     *         "version": "2.3.0",
+                     *         "version": "2.4.0",
                      *         "output": "pdf",
                      *         "papers": [
                      *           "a4",
@@ -1208,7 +1208,7 @@ export interface operations {
                      *         "name": "Quote / Estimate",
                      *         "description": "Scope of work with either 1 to 50 line items and a computed total, or one fixed amount; optional terms and an acceptance block to sign.",
                      *         "category": "sales",
-                     *         "version": "1.3.0",
+                     *         "version": "1.4.0",
                      *         "output": "pdf",
                      *         "papers": [
                      *           "a4",
@@ -1724,7 +1724,7 @@ export interface operations {
                      *         "name": "Payment Receipt",
                      *         "description": "Seller-issued receipt after a client has paid, with a PAID stamp under the amount received.",
                      *         "category": "billing",
-                     *         "version": "1.3.0",
+                     *         "version": "1.4.0",
                      *         "output": "pdf",
                      *         "papers": [
                      *           "a4",
@@ -2252,7 +2252,7 @@ export interface operations {
                      *       "name": "Invoice",
                      *       "description": "Seller-issued invoice with 1 to 50 line items, an optional discount, one optional tax line, an optional amount paid and the balance due.",
                      *       "category": "billing",
-                     *       "version": "2.3.0",
+                     *       "version": "2.4.0",
                      *       "output": "pdf",
                      *       "papers": [
                      *         "a4",
@@ -3030,7 +3030,7 @@ export interface operations {
                      *           "id": "doc_8m3q7w2k9d4x6t1v5r0c",
                      *           "object": "document",
                      *           "template": "invoice",
-                     *           "template_version": "2.3.0",
+                     *           "template_version": "2.4.0",
                      *           "mode": "preview",
                      *           "paper": "a4",
                      *           "locale": "en",
@@ -3231,7 +3231,7 @@ export interface operations {
                      *         "id": "doc_8m3q7w2k9d4x6t1v5r0c",
                      *         "object": "document",
                      *         "template": "invoice",
-                     *         "template_version": "2.3.0",
+                     *         "template_version": "2.4.0",
                      *         "mode": "preview",
                      *         "paper": "a4",
                      *         "locale": "en",
@@ -3537,7 +3537,7 @@ export interface operations {
                      * @example {
                      *       "valid": true,
                      *       "template": "invoice",
-                     *       "template_version": "2.3.0",
+                     *       "template_version": "2.4.0",
                      *       "totals": {
                      *         "currency": "GBP",
                      *         "subtotal": "1045.00",
@@ -3741,7 +3741,7 @@ export interface operations {
                      *       "id": "doc_8m3q7w2k9d4x6t1v5r0c",
                      *       "object": "document",
                      *       "template": "invoice",
-                     *       "template_version": "2.3.0",
+                     *       "template_version": "2.4.0",
                      *       "mode": "preview",
                      *       "paper": "a4",
                      *       "locale": "en",

@@ -4,91 +4,56 @@ import ZStream from 'pako/lib/zlib/zstream.js';
 import { concatBytes } from '../bytes.ts';
 
 /**
- * Deflate with pako (the same bytes on Bun, Node and workerd, which a native zlib would not promise), keeping one
- * deflate state per level and kind and resetting it for each call. pako's own `deflate` allocates a new state per
- * call, about 300 KB of window and hash tables: with a content stream per page and a font file and a ToUnicode map
- * per font, that was most of what a render allocated, and the garbage collections it caused were the render
- * bench's tail. Calls are synchronous, so renders never share a state at the same time.
+ * Raw deflate pieces with pako, for the parts of font streams that are compressed once per process and copied
+ * into every document (pdf-writer.ts StableSubset), and for literal-deflate.ts's rare fallback: a piece must end
+ * with a sync flush, which libdeflate (zlib.ts: every stream a document compresses whole) does not write. One deflate state is kept per level and reset for
+ * each call: pako's own `deflate` allocates a new state, about 300 KB of window and hash tables, per call. Calls
+ * are synchronous, so renders never share a state at the same time.
  */
 const Z_SYNC_FLUSH = 2;
-const Z_FINISH = 4;
 const Z_OK = 0;
-const Z_STREAM_END = 1;
 const Z_BUF_ERROR = -5;
 const Z_DEFLATED = 8;
 const WINDOW_BITS = 15;
 const MEMORY_LEVEL = 8;
 const DEFAULT_STRATEGY = 0;
-/** pako's (and zlib's) default level: what a font file or a ToUnicode map is compressed with. */
-export const DEFAULT_LEVEL = 6;
+/** pako's (and zlib's) default level. */
+const DEFAULT_LEVEL = 6;
 
-/**
- * A level with its match search set by hand (zlib's deflate_slow parameters, as its deflateTune sets them): the
- * lazy levels' search with a chain between those of levels 4 and 5.
- */
-export interface DeflateTuning {
-  /** A lazy level (4 to 9), whose parameters the rest replace. */
-  readonly level: number;
-  readonly goodLength: number;
-  readonly maxLazy: number;
-  readonly niceLength: number;
-  readonly maxChain: number;
-}
-
-/**
- * The tuning of the streams a document writes of its own (content streams and the object stream, mostly
- * operators and structure elements, rebuilt for every document): level 5's lazy matching (16) and nice length
- * (32), with level 4's good length (4) and a chain of 12 instead of 32. On the 50-line reference invoice its
- * object stream compresses 25% faster than with level 5, for 71 bytes more, and its content streams as fast as
- * with level 4 and 167 bytes smaller.
- */
-export const DOCUMENT_STREAMS: DeflateTuning = { level: 5, goodLength: 4, maxLazy: 16, niceLength: 32, maxChain: 12 };
-
-const states = new Map<string, ZStream>();
-
-function stateFor(level: number, raw: boolean, key: string): ZStream {
-  let state = states.get(key);
-  if (!state) {
-    state = new ZStream();
-    zlibDeflate.deflateInit2(state, level, Z_DEFLATED, raw ? -WINDOW_BITS : WINDOW_BITS, MEMORY_LEVEL, DEFAULT_STRATEGY);
-    states.set(key, state);
-  }
-  return state;
-}
+const states = new Map<number, ZStream>();
 
 const NO_HEADS = new Uint16Array(0);
 
-/** The state of a level or a tuning, reset for a new stream. */
-function resetState(level: number | DeflateTuning, raw: boolean): ZStream {
-  const tuning = typeof level === 'number' ? undefined : level;
-  const base = tuning ? tuning.level : (level as number);
-  const key = `${raw ? 'r' : 'z'}${base}${tuning ? ` ${tuning.goodLength} ${tuning.maxLazy} ${tuning.niceLength} ${tuning.maxChain}` : ''}`;
-  const state = stateFor(base, raw, key);
-  // deflateReset clears the 32K hash heads with a loop of JavaScript, a tenth of a millisecond per render over
-  // its streams: it is given no heads to clear, and they are cleared natively (fill) instead. Same state after.
+/** The raw deflate state of a level, reset for a new piece. */
+function resetState(level: number): ZStream {
+  let state = states.get(level);
+  if (!state) {
+    state = new ZStream();
+    zlibDeflate.deflateInit2(state, level, Z_DEFLATED, -WINDOW_BITS, MEMORY_LEVEL, DEFAULT_STRATEGY);
+    states.set(level, state);
+  }
+  // deflateReset clears the 32K hash heads with a loop of JavaScript: it is given no heads to clear, and they
+  // are cleared natively (fill) instead. Same state after.
   const { head } = state.state;
   state.state.head = NO_HEADS;
   zlibDeflate.deflateReset(state);
   state.state.head = head.fill(0);
-  if (tuning) {
-    Object.assign(state.state, {
-      good_match: tuning.goodLength,
-      max_lazy_match: tuning.maxLazy,
-      nice_match: tuning.niceLength,
-      max_chain_length: tuning.maxChain,
-    });
-  }
   return state;
 }
 
-function run(state: ZStream, data: Uint8Array, flush: number): Uint8Array<ArrayBuffer> {
+/**
+ * `data` as raw deflate blocks ended by a sync flush (byte-aligned, not final), referring to nothing before it:
+ * a piece that can stand anywhere in a deflate stream, so a piece that is the same in many streams is compressed
+ * once and kept (zlibOfParts).
+ */
+export function deflatePiece(data: Uint8Array, level: number = DEFAULT_LEVEL): Uint8Array<ArrayBuffer> {
+  const state = resetState(level);
   let output = new Uint8Array(data.length + (data.length >> 3) + 64);
   Object.assign(state, { input: data, next_in: 0, avail_in: data.length, output, next_out: 0, avail_out: output.length });
   for (;;) {
-    const status = zlibDeflate.deflate(state, flush);
-    if (status !== Z_OK && status !== Z_STREAM_END && status !== Z_BUF_ERROR) throw new Error(`deflate failed with status ${status}`);
-    const done = flush === Z_FINISH ? status === Z_STREAM_END : state.avail_in === 0 && state.avail_out > 0;
-    if (done) break;
+    const status = zlibDeflate.deflate(state, Z_SYNC_FLUSH);
+    if (status !== Z_OK && status !== Z_BUF_ERROR) throw new Error(`deflate failed with status ${status}`);
+    if (state.avail_in === 0 && state.avail_out > 0) break;
     if (state.avail_out === 0) {
       const larger = new Uint8Array(output.length * 2);
       larger.set(output);
@@ -99,20 +64,6 @@ function run(state: ZStream, data: Uint8Array, flush: number): Uint8Array<ArrayB
   const written = state.next_out;
   Object.assign(state, { input: null, output: null });
   return output.slice(0, written);
-}
-
-/** A zlib stream of `data` (RFC 1950): the same bytes as `pako.deflate(data, { level })`. */
-export function deflate(data: Uint8Array, level: number | DeflateTuning = DEFAULT_LEVEL): Uint8Array<ArrayBuffer> {
-  return run(resetState(level, false), data, Z_FINISH);
-}
-
-/**
- * `data` as raw deflate blocks ended by a sync flush (byte-aligned, not final), referring to nothing before it:
- * a piece that can stand anywhere in a deflate stream, so a piece that is the same in many streams is compressed
- * once and kept (zlibOfParts).
- */
-export function deflatePiece(data: Uint8Array, level: number = DEFAULT_LEVEL): Uint8Array<ArrayBuffer> {
-  return run(resetState(level, true), data, Z_SYNC_FLUSH);
 }
 
 /** Most bytes a stored block holds (RFC 1951 3.2.4). */

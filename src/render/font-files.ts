@@ -6,14 +6,15 @@ import type { FontFiles } from './fonts.ts';
 const fontPath = (name: string) => fileURLToPath(new URL(`../../fonts/${name}`, import.meta.url));
 
 /**
- * The bundled fonts read from fonts/ (Bun, Node, tests): the Latin faces now, the script faces and the shaper
- * when a text first needs them. The Worker imports the Latin faces as data modules and reads the rest from its
- * static assets (worker.ts).
+ * The bundled fonts read from fonts/ (Bun, Node, tests): the Latin faces and the compressor now, the script
+ * faces and the shaper when a text first needs them. The Worker imports the Latin faces and the compressor as
+ * modules and reads the rest from its static assets (worker-fonts.ts).
  */
 export function readFontFiles(): FontFiles {
   return {
     regular: readFileSync(fontPath('NotoSans-Regular.ttf')),
     bold: readFileSync(fontPath('NotoSans-Bold.ttf')),
+    zlib: readZlibModule(),
     scripts: { harfbuzz: readHarfBuzzModule, read: (file) => readFile(fontPath(file)) },
   };
 }
@@ -21,4 +22,9 @@ export function readFontFiles(): FontFiles {
 /** HarfBuzz compiled from the harfbuzzjs package (Bun, Node, tests); the Worker imports the same .wasm file. */
 export function readHarfBuzzModule(): Promise<WebAssembly.Module> {
   return WebAssembly.compile(readFileSync(fileURLToPath(import.meta.resolve('harfbuzzjs/dist/harfbuzz.wasm'))));
+}
+
+/** The PDF streams' compressor (native/zlib.wasm, 44 KB: compiled synchronously); the Worker imports the same file. */
+export function readZlibModule(): WebAssembly.Module {
+  return new WebAssembly.Module(readFileSync(fileURLToPath(new URL('../../native/zlib.wasm', import.meta.url))));
 }

@@ -9,6 +9,7 @@ import { createShaper } from './shaping.ts';
 import { isDefaultIgnorable } from './text.ts';
 import { readTrueType, withoutOutlines } from './truetype.ts';
 import { type SetLine, setLine } from './typeset.ts';
+import { instantiateZlib, type Zlib } from './zlib.ts';
 
 /**
  * Text of one weight in every script the bundled fonts cover: the Latin face first, then the script faces by
@@ -30,6 +31,8 @@ export interface FontSet {
   undrawable(text: string): string[];
   /** Loads script faces a layout asked for (FontsNotLoaded); from then on they draw synchronously. */
   load(faces: readonly FallbackFaceInfo[]): Promise<void>;
+  /** The compressor of the PDF's streams, the embedded font files among them. */
+  readonly zlib: Zlib;
 }
 
 /** Where the script faces and the shaper come from in a runtime: files on Bun and Node, static assets on Workers. */
@@ -41,6 +44,11 @@ interface ScriptFontSource {
 export interface FontFiles {
   regular: Uint8Array;
   bold: Uint8Array;
+  /**
+   * native/zlib.wasm compiled (zlib.ts): a bundled binary like the fonts, which each runtime loads its own way,
+   * and needed by every render as the fonts are.
+   */
+  zlib: WebAssembly.Module;
   /** Without it, text outside the Latin faces is refused as undrawable. */
   scripts?: ScriptFontSource;
 }
@@ -164,5 +172,5 @@ export function loadFonts(files: FontFiles): FontSet {
     return [...found];
   };
 
-  return { regular, bold: textFace('bold'), undrawable, load };
+  return { regular, bold: textFace('bold'), undrawable, load, zlib: instantiateZlib(files.zlib) };
 }

@@ -10,8 +10,8 @@ declare module 'pako/lib/zlib/zstream.js' {
     output: Uint8Array | null;
     next_out: number;
     avail_out: number;
-    /** The deflate state; its match-search parameters are set from the level by deflateReset. */
-    state: { head: Uint16Array; good_match: number; max_lazy_match: number; nice_match: number; max_chain_length: number };
+    /** The deflate state: its hash heads, which deflate.ts clears itself. */
+    state: { head: Uint16Array };
   }
 }
 

@@ -1,7 +1,7 @@
 import { type PDFContext, type PDFObject, type PDFRef, PDFStream } from 'pdf-lib';
 import { concatBytes } from '../bytes.ts';
 import { AsciiBuffer, LINE_FEED, SPACE } from './ascii-buffer.ts';
-import { DOCUMENT_STREAMS, deflate } from './deflate.ts';
+import type { Zlib } from './zlib.ts';
 
 /**
  * Objects written as PDF syntax by the caller (the structure tree): numbers `first`, `first + 1`… one after
@@ -84,7 +84,7 @@ const HEADER = Uint8Array.of(...encoder.encode('%PDF-1.7\n%'), 0xe2, 0xe3, 0xcf,
  * pdf-lib's own writers cannot take objects written as text, and build and compress a dictionary object per
  * structure element, which costs more than the rest of the document; this writes the same objects in order.
  */
-export function serializePdf(context: PDFContext, written: WrittenObjects): Uint8Array<ArrayBuffer> {
+export function serializePdf(context: PDFContext, written: WrittenObjects, zlib: Zlib): Uint8Array<ArrayBuffer> {
   const streams: [PDFRef, PDFStream][] = [];
   const objects: [number, PDFObject][] = [];
   for (const [ref, object] of context.enumerateIndirectObjects() as [PDFRef, PDFObject][]) {
@@ -159,10 +159,7 @@ export function serializePdf(context: PDFContext, written: WrittenObjects): Uint
   packed.forEach((number, index) => {
     entries.set(number, 2, objectStream, index);
   });
-  // The structure tree, one element per table cell, is most of it and rebuilt for every document: the tuning of
-  // a document's own streams (deflate.ts). Its state is kept between calls, so zlib's window and hash table
-  // cost no set-up per document.
-  const contents = deflate(offsets.view(), DOCUMENT_STREAMS);
+  const contents = zlib.compress(offsets.view());
   pushObject(
     objectStream,
     `<</Type /ObjStm /N ${packed.length} /First ${first} /Filter /FlateDecode /Length ${contents.length}>>`,
@@ -171,7 +168,7 @@ export function serializePdf(context: PDFContext, written: WrittenObjects): Uint
 
   const xrefOffset = length;
   entries.set(xrefStream, 1, xrefOffset, 0);
-  const xref = deflate(xrefRows(entries));
+  const xref = zlib.compress(xrefRows(entries));
   const { Root, Info } = context.trailerInfo;
   const trailer = `/Root ${Root!.toString()}${Info ? ` /Info ${Info.toString()}` : ''}`;
   pushObject(

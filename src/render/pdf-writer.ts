@@ -3,7 +3,7 @@ import { concatBytes } from '../bytes.ts';
 import { AsciiBuffer, GREATER, LESS, LINE_FEED, decimalText as num, SPACE } from './ascii-buffer.ts';
 import { isRightToLeft } from './bidi.ts';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
-import { DEFAULT_LEVEL, DOCUMENT_STREAMS, deflate, deflatePiece, partOf, storedPiece, type ZlibPart, zlibOfParts } from './deflate.ts';
+import { deflatePiece, partOf, storedPiece, type ZlibPart, zlibOfParts } from './deflate.ts';
 import { UndrawableText } from './errors.ts';
 import type { EmbeddableFace, FontFace, FontWeight } from './faces.ts';
 import { FALLBACK_FACES } from './font-coverage.ts';
@@ -16,6 +16,7 @@ import { isArtifact, type Mark, PAGINATION, type StructureElement } from './stru
 import { artifactOperator, LAYOUT, languageString, StructureTree } from './structure-tree.ts';
 import { closeGlyphSet, glyphDataLength, type KnownGlyphData, type SubsetFile, subsetTrueType, tableChecksum } from './truetype.ts';
 import { cjkLanguageOfLine, type GlyphRun, type SetLine } from './typeset.ts';
+import type { Zlib } from './zlib.ts';
 
 interface PdfInput {
   size: PageSize;
@@ -434,15 +435,15 @@ function stableSubsetOf(face: FontFace): StableSubset {
  * would not compress) stored, and the rest (the document's other glyphs and the metrics) as literals
  * (literal-deflate.ts).
  */
-function compressFontFile({ directory, rest }: SubsetFile, stable: StableSubset | undefined): Uint8Array {
-  if (!stable) return deflate(concatBytes([directory, rest]));
+function compressFontFile({ directory, rest }: SubsetFile, stable: StableSubset | undefined, zlib: Zlib): Uint8Array {
+  if (!stable) return zlib.compress(concatBytes([directory, rest]));
   return zlibOfParts([partOf(directory, storedPiece(directory)), stable.glyphDataPart, partOf(rest, stable.fontFileCode.piece(rest))]);
 }
 
 /** The ToUnicode CMap of a font, compressed; with a stable subset, its entries compressed once. */
-function compressedToUnicode(use: FontUse): Uint8Array {
+function compressedToUnicode(use: FontUse, zlib: Zlib): Uint8Array {
   const { stable } = use;
-  if (!stable) return deflate(concatBytes([CMAP_HEAD, bfcharBlocks(use.toUnicode(), true)]), DEFAULT_LEVEL);
+  if (!stable) return zlib.compress(concatBytes([CMAP_HEAD, bfcharBlocks(use.toUnicode(), true)]));
   const rest = bfcharBlocks(use.toUnicode(), true);
   return zlibOfParts([stable.toUnicodeHead, partOf(rest, stable.toUnicodeCode.piece(rest))]);
 }
@@ -516,7 +517,7 @@ let subsetCacheBytes = 0;
 const cachedBytes = (subset: EmbeddedSubset) => subset.fontFile.length + subset.newIds.byteLength;
 
 /** Subsetting and compressing a font is a pure function of its glyphs, so recent results are reused (LRU). */
-function subsetFor(use: FontUse): EmbeddedSubset {
+function subsetFor(use: FontUse, zlib: Zlib): EmbeddedSubset {
   const key = use.subsetKey;
   const cached = subsetCache.get(key);
   if (cached) {
@@ -528,9 +529,9 @@ function subsetFor(use: FontUse): EmbeddedSubset {
   const fontFile = subsetTrueType(file, use.glyphs, use.stable?.glyphData);
   const subset = {
     name: `${use.tag()}+${use.face.postscriptName}`,
-    fontFile: compressFontFile(fontFile, use.stable),
+    fontFile: compressFontFile(fontFile, use.stable, zlib),
     fontFileLength: fontFile.length,
-    toUnicode: compressedToUnicode(use),
+    toUnicode: compressedToUnicode(use, zlib),
     widths: PdfSyntax.widths(file, use.glyphs),
     glyphs: use.glyphs,
     newIds: use.newIds,
@@ -546,10 +547,10 @@ function subsetFor(use: FontUse): EmbeddedSubset {
   return subset;
 }
 
-function embedFont(context: PDFContext, use: FontUse): PDFRef {
+function embedFont(context: PDFContext, use: FontUse, zlib: Zlib): PDFRef {
   const { file } = use.face;
   const scale = 1000 / file.unitsPerEm;
-  const { name, fontFile, fontFileLength, toUnicode, widths } = subsetFor(use);
+  const { name, fontFile, fontFileLength, toUnicode, widths } = subsetFor(use, zlib);
   const descriptor = context.obj({
     Type: 'FontDescriptor',
     FontName: name,
@@ -962,7 +963,7 @@ export function writePdf(input: PdfInput): Uint8Array<ArrayBuffer> {
 
   const { context, catalog, addPage } = newDocument(input.title);
   const tree = new StructureTree(input.structure, input.pages.length);
-  const fontRefs = Object.fromEntries(uses.map((use) => [use.resource, embedFont(context, use)]));
+  const fontRefs = Object.fromEntries(uses.map((use) => [use.resource, embedFont(context, use, input.fonts.zlib)]));
   const resources = context.register(context.obj({ Font: fontRefs, ExtGState: { GS1: { Type: 'ExtGState', ca: WATERMARK_OPACITY } } }));
 
   const pageRefs: PDFRef[] = [];
@@ -973,9 +974,7 @@ export function writePdf(input: PdfInput): Uint8Array<ArrayBuffer> {
     page.node.set(PDFName.of('StructParents'), context.obj(index));
     page.node.set(PDFName.of('Tabs'), PDFName.of('S'));
     const content = contentOf(ops, input.size, fonts, tree, index);
-    // Rebuilt for every document: the tuning of a document's own streams (deflate.ts). Font subsets get the
-    // default level, where the size matters more: most of a Latin subset is compressed once (StableSubset).
-    const compressed = deflate(content, DOCUMENT_STREAMS);
+    const compressed = input.fonts.zlib.compress(content);
     page.node.set(PDFName.of('Contents'), context.register(context.stream(compressed, { Filter: 'FlateDecode' })));
     page.node.set(PDFName.of('Resources'), resources);
     const links = ops.flatMap((op) => {
@@ -1002,5 +1001,5 @@ export function writePdf(input: PdfInput): Uint8Array<ArrayBuffer> {
   catalog.set(PDFName.of('MarkInfo'), context.obj({ Marked: true }));
   const structure = tree.write(context, pageRefs);
   catalog.set(PDFName.of('StructTreeRoot'), structure.root);
-  return serializePdf(context, structure.objects);
+  return serializePdf(context, structure.objects, input.fonts.zlib);
 }

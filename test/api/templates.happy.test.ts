@@ -10,9 +10,9 @@ beforeAll(async () => {
 });
 
 const EXPECTED = {
-  invoice: { name: 'Invoice', version: '2.3.0' },
-  quote: { name: 'Quote / Estimate', version: '1.3.0' },
-  receipt: { name: 'Payment Receipt', version: '1.3.0' },
+  invoice: { name: 'Invoice', version: '2.4.0' },
+  quote: { name: 'Quote / Estimate', version: '1.4.0' },
+  receipt: { name: 'Payment Receipt', version: '1.4.0' },
 };
 
 describe('GET /api/v1/templates', () => {

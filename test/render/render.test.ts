@@ -15,18 +15,18 @@ import { finalBody, fixture, INVOICE_FIELDS, QUOTE_FIELDS, RECEIPT_FIELDS } from
  * template's version is raised (spec 9.5: appearance → minor, no output change → patch) and the hash renewed.
  */
 const FIXTURES: Record<string, () => unknown> = {
-  'invoice@2.3.0 reference 3 lines': () => fixture('reference-invoice.json'),
-  'invoice@2.3.0 reference 50 lines': () => fixture('reference-invoice-50.json'),
-  'invoice@2.3.0 example letter preview': () => ({ ...findTemplate('invoice')!.example, paper: 'letter' }),
-  'quote@1.3.0 example': () => ({ ...findTemplate('quote')!.example, mode: 'final' }),
-  'receipt@1.3.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
+  'invoice@2.4.0 reference 3 lines': () => fixture('reference-invoice.json'),
+  'invoice@2.4.0 reference 50 lines': () => fixture('reference-invoice-50.json'),
+  'invoice@2.4.0 example letter preview': () => ({ ...findTemplate('invoice')!.example, paper: 'letter' }),
+  'quote@1.4.0 example': () => ({ ...findTemplate('quote')!.example, mode: 'final' }),
+  'receipt@1.4.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
 };
 const GOLDEN: Record<string, string> = {
-  'invoice@2.3.0 reference 3 lines': '6823109c7e91c2b41d243c450db54cb259ad4ef4cc0bf81a7825f541e155f9b7',
-  'invoice@2.3.0 reference 50 lines': '6bf3e38311ab1950219bf7b4ba80b09d58f1f6031e51fc197a369c61750d8695',
-  'invoice@2.3.0 example letter preview': '3bd9b5e5536bad98b0ee52e6ea7a128052466c228de70e7b3a5da558f3cb605e',
-  'quote@1.3.0 example': '7253df64855034a685d3f95d364ff1c5d116627e6ab1d2ef254b5c6d0362ff41',
-  'receipt@1.3.0 example': 'bc8ea5964a9f639439f29924a75cb495a999bd409a1b1c6add3a2d1077eb4d7a',
+  'invoice@2.4.0 reference 3 lines': 'e7be81f43f1bbd00d743302e444a750b0285846ad37b0c24ecf4e60d8d4d6666',
+  'invoice@2.4.0 reference 50 lines': '977ac0ec7c6849ab87ac14f69a7c9a41105c462b8064bb723385975e891304d8',
+  'invoice@2.4.0 example letter preview': 'bd25fa44dbb95ba1d2e2c594a946255292aa2e12240b0510723448b4bb161f53',
+  'quote@1.4.0 example': '1e55a1140d556d5b22b0f553960a923f51db8f22bdb31077cda628842f8a57c3',
+  'receipt@1.4.0 example': '07ec8eafc1df92d70a1b795db383462b13448a6ba8dabc0745d5cf7ee930623c',
 };
 
 describe('deterministic bytes (spec 9.7)', () => {

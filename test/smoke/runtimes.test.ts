@@ -6,8 +6,8 @@ import { fixtureText } from '../support/requests.ts';
 
 const running: Record<string, { server: RunningServer; key: string }> = {};
 const REFERENCE = fixtureText('reference-invoice.json');
-/** The golden of test/render for this request (invoice 2.3.0, 3 lines). */
-const REFERENCE_SHA = '6823109c7e91c2b41d243c450db54cb259ad4ef4cc0bf81a7825f541e155f9b7';
+/** The golden of test/render for this request (invoice 2.4.0, 3 lines). */
+const REFERENCE_SHA = 'e7be81f43f1bbd00d743302e444a750b0285846ad37b0c24ecf4e60d8d4d6666';
 
 async function libsqlServer(start: typeof startBun) {
   const { url, client, key } = await seedDatabaseFile({ plan: 'free', credits: 5 });

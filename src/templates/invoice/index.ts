@@ -10,7 +10,7 @@ export const invoice = defineTemplate({
   name: 'Invoice',
   description: `Seller-issued invoice with ${LIMITS.minLineItems} to ${LIMITS.maxLineItems} line items, an optional discount, one optional tax line, an optional amount paid and the balance due.`,
   category: 'billing',
-  version: '2.3.0',
+  version: '2.4.0',
   numberField: 'invoice_number',
   fields: INVOICE_FIELDS,
   rules: [

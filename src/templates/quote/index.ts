@@ -10,7 +10,7 @@ export const quote = defineTemplate({
   name: 'Quote / Estimate',
   description: `Scope of work with either ${LIMITS.minLineItems} to ${LIMITS.maxLineItems} line items and a computed total, or one fixed amount; optional terms and an acceptance block to sign.`,
   category: 'sales',
-  version: '1.3.0',
+  version: '1.4.0',
   numberField: 'quote_number',
   fields: QUOTE_FIELDS,
   rules: [

@@ -9,7 +9,7 @@ export const receipt = defineTemplate({
   name: 'Payment Receipt',
   description: 'Seller-issued receipt after a client has paid, with a PAID stamp under the amount received.',
   category: 'billing',
-  version: '1.3.0',
+  version: '1.4.0',
   numberField: 'receipt_number',
   fields: RECEIPT_FIELDS,
   rules: [
