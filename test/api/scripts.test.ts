@@ -21,14 +21,14 @@ import { fixture } from '../support/requests.ts';
  */
 const TEMPLATE_VERSION = 'invoice@2.4.0';
 const GOLDEN: [file: string, sha256: string][] = [
-  ['arabic.json', 'fc62ce3db587acf0c9ee1eba7e4539e4e209926d10cc7db4dac87c67a7a834cb'],
-  ['hebrew.json', '17175b3a8026fc5605464607e6a49b7e68d3c822c727a5c45a0361f00708f3e7'],
-  ['hindi.json', '1cfe8941ddc3e86757c4d66eb18e49a6ae2f3c59e280588c3e185339d9fee8a4'],
-  ['thai.json', 'c06deb95d5bc937e4cc86b0f5c12ff05d9ee7fbbf6c9c08fc201a541315e2215'],
-  ['japanese.json', '83b0010136e353dc652a66677c022f0daf1e69a26511a1eb46e503f76f5cc19c'],
-  ['chinese.json', '9b37537584c5be219fbdd3926df03d88a76ed4f267530154dd941ed93e177930'],
-  ['korean.json', '6313e1b0f14aca4e1c07bbcd5807bf121c0f8756c3245854b1c4ab37a7096601'],
-  ['mixed.json', '827ad03e6be48ec3be7e32ca50e33435eaf5cf1380e0174ee60b63393bfa89fe'],
+  ['arabic.json', '5382ef3d840b2948b1752de7c82c00a09c1b4e48fd1a346777e541acc353aa89'],
+  ['hebrew.json', '0331a6547d03b2f4459927a00e22f9ed4838476875d25f2cb6feccd273e329d3'],
+  ['hindi.json', 'd6e88bb6c556be0765eed8f20ecc2e292fa6ae667d790febee90552298c284b6'],
+  ['thai.json', '584f7bbe664211aaabe143a9411ce5f90415ec004a1c3c0932a3c6056bee73e6'],
+  ['japanese.json', 'd5b9f8a076808eadb45f8d63000aa0bfefbf3e4f207da3679629403006781c76'],
+  ['chinese.json', '850376b5699054b7f9d53e2752e1ad6016362e86a46f13d02250872a3b39403b'],
+  ['korean.json', '26388f3ee3025db172e020d39d56d9f73e1c2595c86897726fe74e9428fda233'],
+  ['mixed.json', 'd3572e17aa5761fcac44d8f803658b06ce00fab9533c563b12ffd3b0f3333754'],
 ];
 /** Issue 16's target for each of these PDFs. */
 const MAX_BYTES = 60_000;

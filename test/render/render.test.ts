@@ -22,9 +22,9 @@ const FIXTURES: Record<string, () => unknown> = {
   'receipt@1.4.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
 };
 const GOLDEN: Record<string, string> = {
-  'invoice@2.4.0 reference 3 lines': 'e7be81f43f1bbd00d743302e444a750b0285846ad37b0c24ecf4e60d8d4d6666',
-  'invoice@2.4.0 reference 50 lines': '977ac0ec7c6849ab87ac14f69a7c9a41105c462b8064bb723385975e891304d8',
-  'invoice@2.4.0 example letter preview': 'bd25fa44dbb95ba1d2e2c594a946255292aa2e12240b0510723448b4bb161f53',
+  'invoice@2.4.0 reference 3 lines': 'fe4ebf42f0701bd8a2e9ebae237592d955e099ac1b063fc7b9b6b36f22904493',
+  'invoice@2.4.0 reference 50 lines': '96d50a640a2993905c249aef0303c6634c59c72d9ac7b60e1f9b61eb9288d604',
+  'invoice@2.4.0 example letter preview': 'a9bedc563d9d37d6907cdc13e5682b470d17e087ab118d8bf6c7b07d60fcd0c5',
   'quote@1.4.0 example': '1e55a1140d556d5b22b0f553960a923f51db8f22bdb31077cda628842f8a57c3',
   'receipt@1.4.0 example': '07ec8eafc1df92d70a1b795db383462b13448a6ba8dabc0745d5cf7ee930623c',
 };

@@ -7,7 +7,7 @@ import { fixtureText } from '../support/requests.ts';
 const running: Record<string, { server: RunningServer; key: string }> = {};
 const REFERENCE = fixtureText('reference-invoice.json');
 /** The golden of test/render for this request (invoice 2.4.0, 3 lines). */
-const REFERENCE_SHA = 'e7be81f43f1bbd00d743302e444a750b0285846ad37b0c24ecf4e60d8d4d6666';
+const REFERENCE_SHA = 'fe4ebf42f0701bd8a2e9ebae237592d955e099ac1b063fc7b9b6b36f22904493';
 
 async function libsqlServer(start: typeof startBun) {
   const { url, client, key } = await seedDatabaseFile({ plan: 'free', credits: 5 });
