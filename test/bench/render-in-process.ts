@@ -56,6 +56,29 @@ async function timeRequests(requests: RenderInput[], newGlyphs: boolean, documen
 
 const calls = (make: (call: number) => string) => Array.from({ length: WARMUP + RUNS }, (_, call) => parse(make(call)));
 
+/**
+ * How long the process renders the reference invoices before anything is timed: a server's first second, in
+ * which the engines compile the renderer's hot code to their optimizing tiers. Without it the first document
+ * timed the compilers: its 3-line repeats, 0.45 ms once compiled, had p95/median 1.9 to 2.4 over renders 100 to
+ * 400 of the process and 1.2 to 1.3 from render 700 on, in Node and in Bun alike. The process's first render is
+ * printed on its own (`cold`).
+ */
+const PROCESS_WARMUP_MS = 1000;
+
+async function warmProcess(): Promise<number> {
+  const requests = REFERENCES.map((reference) => parse(fixtureText(reference.file)));
+  const started = performance.now();
+  let first = 0;
+  for (let call = 0; call === 0 || performance.now() - started < PROCESS_WARMUP_MS; call++) {
+    const start = performance.now();
+    await renderPdf(requests[call % requests.length]!, fonts);
+    if (call === 0) first = performance.now() - start;
+  }
+  return first;
+}
+
+console.log(JSON.stringify({ document: 'process', mode: 'cold', first: await warmProcess() }));
+
 for (const reference of REFERENCES) {
   const text = fixtureText(reference.file);
   const repeat = await timeRequests([parse(text)], false, reference.name);

@@ -38,6 +38,12 @@ function inProcess(runtime: string, command: string, args: string[]): void {
   const repeats = new Map<string, number>();
   for (const line of result.stdout.trim().split('\n')) {
     const summary: Summary & { document: string; mode: string } = JSON.parse(line);
+    if (summary.mode === 'cold') {
+      console.log(
+        `${runtime.padEnd(8)} first render of the process ${summary.first.toFixed(1)} ms, then a second of renders before timing`,
+      );
+      continue;
+    }
     if (summary.mode === 'repeat') repeats.set(summary.document, summary.median);
     const repeat = repeats.get(summary.document);
     const versus = summary.mode === 'new glyphs' && repeat ? `  new/repeat ${times(summary.median / repeat)}` : '';
