@@ -2,9 +2,7 @@ import { join } from 'node:path';
 import type { Client, ResultSet, Row } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import Libsql from 'libsql';
-import { createAccount } from '../../src/accounts/store.ts';
 import { createApp } from '../../src/app.ts';
-import { createKey } from '../../src/auth/store.ts';
 import { systemClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { SqlClient } from '../../src/db/embedded.ts';
@@ -14,6 +12,7 @@ import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
 import { tempDir } from '../support/processes.ts';
 import { fixtureText } from '../support/requests.ts';
+import { seedAccounts } from './accounts.ts';
 
 /**
  * `bun test/bench/limiter.ts`: where a final's database time goes, statement by statement, with the rate limits off
@@ -113,23 +112,7 @@ const body = fixtureText('reference-invoice.json');
 async function profile(rateLimits: boolean): Promise<void> {
   const path = join(tempDir('svc-limiter-'), 'svc.db');
   const seeding = await openDatabase(`file:${path}`);
-  const keys: string[] = [];
-  for (let index = 0; index < (rateLimits ? 600 : 1); index++) {
-    const now = Date.now();
-    const account = await createAccount(seeding.db, {
-      email: `limiter.${index}@example.com`,
-      plan: 'pro',
-      credits: 10_000_000,
-      emailConfirmed: true,
-      now,
-    });
-    if (!account) throw new Error('profile: the address is taken');
-    for (const name of ['first', 'second']) {
-      const created = await createKey(seeding.db, { accountId: account.id, kind: 'full', name, now });
-      if (typeof created === 'string') throw new Error(created);
-      keys.push(created.key);
-    }
-  }
+  const keys = await seedAccounts(seeding.db, rateLimits ? 600 : 1, 'limiter');
   seeding.client.close();
   const client = new TimedClient(path);
   const db = drizzle(client as unknown as Client, { schema });
