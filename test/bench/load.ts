@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAccount } from '../../src/accounts/store.ts';
-import { createKey } from '../../src/auth/store.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
 import { GLOBAL_PREVIEW_LIMITS } from '../../src/limits/buckets.ts';
 import { freePort, tempDir } from '../support/processes.ts';
 import { fixtureText } from '../support/requests.ts';
+import { seedAccounts } from './accounts.ts';
 
 /**
  * `npm run bench:load`: Bun servers (LOAD_PROCESSES, default 1, sharing the port) on one embedded database, driven
@@ -43,28 +42,14 @@ interface Credential {
   replayKey: string;
 }
 
-/** A new database file with `accounts` confirmed pro accounts of two full keys each, made with the store code. */
+/** A new database file with `accounts` confirmed pro accounts of two full keys each (seedAccounts). */
 async function seedDatabase(accounts: number): Promise<{ url: string; credentials: Credential[] }> {
   const url = `file:${join(tempDir('svc-load-'), 'svc.db')}`;
   const { db, client } = await openDatabase(url);
-  const credentials: Credential[] = [];
-  for (let index = 0; index < accounts; index++) {
-    const account = await createAccount(db, {
-      email: `load.${index}@example.com`,
-      plan: 'pro',
-      credits: 10_000_000,
-      emailConfirmed: true,
-      now: Date.now(),
-    });
-    if (!account) throw new Error('seedDatabase: the address is taken');
-    for (const name of ['first', 'second']) {
-      const created = await createKey(db, { accountId: account.id, kind: 'full', name, now: Date.now() });
-      if (typeof created === 'string') throw new Error(created);
-      credentials.push({ key: created.key, replayKey: `load-replay-${index}` });
-    }
-  }
+  const keys = await seedAccounts(db, accounts, 'load');
   client.close();
-  return { url, credentials };
+  // An account's two keys share the final its replays send again.
+  return { url, credentials: keys.map((key, index) => ({ key, replayKey: `load-replay-${Math.floor(index / 2)}` })) };
 }
 
 interface Scenario {

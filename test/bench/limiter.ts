@@ -1,0 +1,149 @@
+import { join } from 'node:path';
+import type { Client, ResultSet, Row } from '@libsql/client';
+import { drizzle } from 'drizzle-orm/libsql';
+import Libsql from 'libsql';
+import { createApp } from '../../src/app.ts';
+import { systemClock } from '../../src/clock.ts';
+import { loadConfig } from '../../src/config.ts';
+import type { SqlClient } from '../../src/db/embedded.ts';
+import { openDatabase } from '../../src/db/libsql.ts';
+import * as schema from '../../src/db/schema.ts';
+import { readFontFiles } from '../../src/render/font-files.ts';
+import { loadFonts } from '../../src/render/fonts.ts';
+import { tempDir } from '../support/processes.ts';
+import { fixtureText } from '../support/requests.ts';
+import { seedAccounts } from './accounts.ts';
+
+/**
+ * `bun test/bench/limiter.ts`: where a final's database time goes, statement by statement, with the rate limits off
+ * and on. The service's fetch handler in this process sends FINALS finals with a new Idempotency-Key (the load
+ * bench's "POST final (new key)"), with the limits on round 1,200 keys of 600 accounts as `npm run bench:load` does,
+ * on an embedded file in WAL mode through a connection that times every statement, BEGIN and COMMIT. Prints
+ * microseconds per final for each (its SQL's beginning; a COMMIT includes the checkpoints SQLite makes in it) and the
+ * total.
+ * The timer itself costs a little per statement: compare the rows and the two runs, not the absolute totals with
+ * the load bench's.
+ */
+const FINALS = Number(process.env.FINALS ?? 3000);
+const WARMUP = 300;
+
+type SqlValue = string | number | bigint | null | Uint8Array;
+interface Timed {
+  count: number;
+  ms: number;
+}
+
+/** A connection like EmbeddedClient's (statements kept prepared, each batch one BEGIN IMMEDIATE … COMMIT), timed. */
+class TimedClient implements SqlClient {
+  readonly connection: Libsql.Database;
+  readonly times = new Map<string, Timed>();
+  readonly #statements = new Map<string, { statement: Libsql.Statement; columns: string[] }>();
+
+  constructor(path: string) {
+    this.connection = new Libsql(path);
+    this.connection.exec('PRAGMA synchronous = NORMAL');
+    this.connection.exec('PRAGMA foreign_keys = ON');
+  }
+
+  #time<T>(name: string, work: () => T): T {
+    const started = performance.now();
+    const result = work();
+    const timed = this.times.get(name) ?? { count: 0, ms: 0 };
+    timed.count++;
+    timed.ms += performance.now() - started;
+    this.times.set(name, timed);
+    return result;
+  }
+
+  #run(input: string | { sql: string; args?: SqlValue[] }): ResultSet {
+    const { sql, args = [] } = typeof input === 'string' ? { sql: input } : input;
+    let prepared = this.#statements.get(sql);
+    if (!prepared) {
+      const statement = this.connection.prepare(sql);
+      const columns = statement.reader
+        ? statement
+            .raw(true)
+            .columns()
+            .map((column) => column.name)
+        : [];
+      prepared = { statement, columns };
+      this.#statements.set(sql, prepared);
+    }
+    const { statement, columns } = prepared;
+    const name = sql.replace(/\s+/g, ' ').trim().slice(0, 100);
+    const values = this.#time(name, () => {
+      if (statement.reader) return statement.all(args) as unknown[][];
+      statement.run(args);
+      return [];
+    });
+    // Rows as drizzle's libSQL driver reads them: by index for the query builder, by name for raw SQL.
+    const rows = values.map(
+      (row) =>
+        Object.assign(Object.fromEntries(columns.map((column, index) => [column, row[index]])), row, {
+          length: row.length,
+        }) as unknown as Row,
+    );
+    return { columns, columnTypes: [], rows, rowsAffected: 0, lastInsertRowid: undefined, toJSON: () => ({}) };
+  }
+
+  async execute(input: string | { sql: string; args?: SqlValue[] }): Promise<ResultSet> {
+    return this.#run(input);
+  }
+
+  async batch(statements: (string | { sql: string; args?: SqlValue[] })[]): Promise<ResultSet[]> {
+    this.#time('BEGIN IMMEDIATE', () => this.connection.exec('BEGIN IMMEDIATE'));
+    const results = statements.map((statement) => this.#run(statement));
+    this.#time('COMMIT', () => this.connection.exec('COMMIT'));
+    return results;
+  }
+
+  async migrate(): Promise<ResultSet[]> {
+    return [];
+  }
+
+  close(): void {
+    this.connection.close();
+  }
+}
+
+const fonts = loadFonts(readFontFiles());
+const body = fixtureText('reference-invoice.json');
+
+async function profile(rateLimits: boolean): Promise<void> {
+  const path = join(tempDir('svc-limiter-'), 'svc.db');
+  const seeding = await openDatabase(`file:${path}`);
+  const keys = await seedAccounts(seeding.db, rateLimits ? 600 : 1, 'limiter');
+  seeding.client.close();
+  const client = new TimedClient(path);
+  const db = drizzle(client as unknown as Client, { schema });
+  const fetch = createApp({ db, clock: systemClock, config: loadConfig({}, { logRequests: false, rateLimitsEnabled: rateLimits }), fonts });
+  for (let index = 0; index < WARMUP + FINALS; index++) {
+    if (index === WARMUP) client.times.clear();
+    const response = await fetch(
+      new Request('http://localhost/api/v1/documents', {
+        method: 'POST',
+        headers: {
+          Authorization: `Bearer ${keys[index % keys.length]}`,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': `limiter-${index}`,
+        },
+        body,
+      }),
+    );
+    await response.arrayBuffer();
+    if (response.status !== 201) throw new Error(`a final answered ${response.status}`);
+  }
+  console.log(
+    `\nRate limits ${rateLimits ? 'on' : 'off'}: µs per final (statements per final), ${FINALS} finals with a new Idempotency-Key`,
+  );
+  let total = 0;
+  for (const [name, timed] of client.times) {
+    total += timed.ms;
+    console.log(`${((timed.ms / FINALS) * 1000).toFixed(1).padStart(7)}  ×${(timed.count / FINALS).toFixed(1)}  ${name}`);
+  }
+  console.log(`${((total / FINALS) * 1000).toFixed(1).padStart(7)}  in all`);
+  client.close();
+}
+
+await profile(false);
+await profile(true);
