@@ -73,7 +73,7 @@ export function cjkLanguageOfLine(line: string, values: readonly string[]): stri
   if (own !== undefined || !HAN.test(line)) return own;
   // Without what drawing added: a direction mark before the line, the space after it (WrappedLine.spaceAfter), the
   // hyphen of a word broken at a soft hyphen.
-  const text = line.replace(/^[\u200e\u200f]/, '').replace(/ $/, '').replace(/-$/, '');
+  const text = line.replace(/^[\u200e\u200f]/, '').replace(/[ -]$/, '');
   const value = values.find((candidate) => candidate.includes(text));
   return value === undefined ? undefined : cjkLanguageOf(value);
 }

@@ -57,10 +57,14 @@ describe('production install (issue 12, item 11)', () => {
 
   it('`npm ci --omit=dev` gives a service that `npm start` runs and a CLI that works', async () => {
     const folder = tempDir('svc-production-');
-    const tracked = execFileSync('git', ['ls-files', 'package.json', 'package-lock.json', 'bunfig.toml', 'src', 'db', 'fonts'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const tracked = execFileSync(
+      'git',
+      ['ls-files', 'package.json', 'package-lock.json', 'bunfig.toml', 'src', 'db', 'fonts', 'native/zlib.wasm'],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
     for (const file of tracked.split('\n').filter(Boolean)) cpSync(join(ROOT, file), join(folder, file));
     execFileSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], { cwd: folder, stdio: 'pipe' });
 
