@@ -89,7 +89,12 @@ export function loadFonts(files: FontFiles): FontSet {
   const textFace = (weight: FontWeight): TextFace => {
     const face = latin[weight];
     const fallbacks = files.scripts ? fallbacksOf(weight) : [];
-    const lines = new Map<string, SetLine>();
+    /**
+     * Per regional form of Han characters (none for most text), the lines set: a key joining the language and the
+     * text was ambiguous (`ja` with `東京` and none with `ja 東京` were one key), and one request's line could be
+     * drawn in another's document.
+     */
+    const lines = new Map<string | undefined, Map<string, SetLine>>();
     const seen = new SeenBefore(LINES_SEEN);
     let cachedChars = 0;
     // The first face of a character, found once: CJK text would otherwise search every face before the CJK one.
@@ -103,16 +108,21 @@ export function loadFonts(files: FontFiles): FontSet {
       return found;
     };
     const set = (text: string, cjkLanguage?: string): SetLine => {
-      const key = cjkLanguage === undefined ? text : `${cjkLanguage} ${text}`;
-      const known = lines.get(key);
+      const known = lines.get(cjkLanguage)?.get(text);
       if (known) return known;
       const line = setLine(text, { latin: face, fallbacks, scriptFace, firstCovering }, cjkLanguage);
-      if (text.length > CACHED_LINE_LENGTH || !seen.check(key)) return line;
+      // Seen by its text alone: a text set in two languages is only kept the earlier for it.
+      if (text.length > CACHED_LINE_LENGTH || !seen.check(text)) return line;
       if (cachedChars + text.length > LINE_CACHE_CHARS) {
         lines.clear();
         cachedChars = 0;
       }
-      lines.set(key, line);
+      let ofLanguage = lines.get(cjkLanguage);
+      if (!ofLanguage) {
+        ofLanguage = new Map();
+        lines.set(cjkLanguage, ofLanguage);
+      }
+      ofLanguage.set(text, line);
       cachedChars += text.length;
       return line;
     };

@@ -69,6 +69,22 @@ describe('deterministic bytes (spec 9.7)', () => {
     expect(sha256(await renderBody(body))).toBe(cold);
   });
 
+  it('gives a document the same bytes in a fresh process as after documents whose text holds its text', async () => {
+    // A request's `ja 東京都ひかり`, set without a language while measuring, was kept under the key of another's
+    // `東京都ひかり` in Japanese forms, and drawn in that document.
+    const withValue = (field: string, value: string) => {
+      const body = fixture('reference-invoice.json');
+      body.fields[field] = value;
+      return body;
+    };
+    const body = withValue('client_details', '東京都ひかり');
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-render-')), 'request.json');
+    writeFileSync(file, JSON.stringify(body));
+    const cold = execFileSync(process.execPath, [join(ROOT, 'test/support/render-sha.ts'), file], { encoding: 'utf8' }).trim();
+    for (let time = 0; time < 2; time++) await renderBody(withValue('po_number', 'ja 東京都ひかり'));
+    expect(sha256(await renderBody(body))).toBe(cold);
+  });
+
   it('stays under 30 KB for the reference documents', async () => {
     expect((await renderBody(fixture('reference-invoice.json'))).length).toBeLessThan(30_000);
     expect((await renderBody(fixture('reference-invoice-50.json'))).length).toBeLessThan(30_000);

@@ -145,6 +145,18 @@ describe('the regional forms of Han characters follow the value', () => {
   });
 });
 
+describe('the lines a font set keeps', () => {
+  it('never give one text for another: `ja 東京` set without a language is not `東京` in Japanese forms', () => {
+    const sample = '東京都ひかり';
+    const other = `ja ${sample}`;
+    // Twice each: a line is kept the second time it comes.
+    for (let time = 0; time < 2; time++) fonts.regular.setLine(other);
+    expect(textsOf(fonts.regular.setLine(sample, 'ja')).join('')).toBe(sample);
+    for (let time = 0; time < 2; time++) fonts.regular.setLine(sample, 'ja');
+    expect(textsOf(fonts.regular.setLine(other)).join('')).toBe(other);
+  });
+});
+
 describe('wrapping a right-to-left paragraph', () => {
   it('keeps the paragraph’s direction on every line: later lines start with the right-to-left mark', () => {
     const paragraph = 'شركة الأمل ACME Trading Company Limited للتجارة';
