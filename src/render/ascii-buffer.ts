@@ -1,6 +1,8 @@
 export const [LINE_FEED, SPACE, LESS, GREATER] = [0x0a, 0x20, 0x3c, 0x3e];
 const DIGIT_ZERO = 0x30;
 const [MINUS, POINT] = [0x2d, 0x2e];
+/** Below this, a number's hundredths and decimalText's shortest form agree (checked up to it in the tests). */
+const DECIMAL_DIGITS_EXACT = 1e12;
 const HEX_DIGITS = Uint8Array.from('0123456789ABCDEF', (char) => char.charCodeAt(0));
 /** Most character codes String.fromCharCode is given at once (the engines' argument limits are far above). */
 const CHARS_PER_CALL = 8192;
@@ -72,6 +74,11 @@ export class AsciiBuffer {
    * integer's point left out. A page writes two per text drawn.
    */
   decimal(value: number): void {
+    // Hundredths are exact integers below 2^53; beyond, and for NaN and the infinities, the string is written.
+    if (!(Math.abs(value) < DECIMAL_DIGITS_EXACT)) {
+      this.text(decimalText(value));
+      return;
+    }
     const hundredths = Math.round(value * 100);
     if (hundredths < 0) this.char(MINUS);
     const magnitude = Math.abs(hundredths);

@@ -2,6 +2,7 @@ import { isRightToLeft } from './bidi.ts';
 import type { FontWeight } from './faces.ts';
 import type { FontSet } from './fonts.ts';
 import type { Mark, StructureElement } from './structure.ts';
+import type { LineBreak } from './wrap.ts';
 
 export type Rgb = readonly [number, number, number];
 
@@ -20,8 +21,8 @@ export type DrawOp =
       text: string;
       color: Rgb;
       mark: Mark;
-      /** A line of a value that goes on after a space (WrappedLine.spaceAfter): the space is drawn after its glyphs. */
-      spaceAfter: boolean;
+      /** Of a line of wrapped text, how the text goes on after it (a space is drawn after its glyphs). */
+      breakAfter: LineBreak | undefined;
     }
   | { kind: 'rect'; x: number; y: number; width: number; height: number; color: Rgb }
   | { kind: 'frame'; x: number; y: number; width: number; height: number; lineWidth: number; color: Rgb }
@@ -43,23 +44,23 @@ export class Canvas {
     this.fonts = fonts;
   }
 
-  text(x: number, y: number, text: string, style: TextStyle, mark: Mark, spaceAfter = false): void {
+  text(x: number, y: number, text: string, style: TextStyle, mark: Mark, breakAfter?: LineBreak): void {
     if (text !== '')
-      this.ops.push({ kind: 'text', x, y, text, weight: style.weight, size: style.size, color: style.color, mark, spaceAfter });
+      this.ops.push({ kind: 'text', x, y, text, weight: style.weight, size: style.size, color: style.color, mark, breakAfter });
   }
 
   /**
    * A line of a value in a box from `left` to `right`, at the box's start edge: the left for a left-to-right line,
    * the right for a right-to-left one (README: an Arabic or Hebrew value reads from the right edge of its box).
    */
-  textFromStart(left: number, right: number, y: number, text: string, style: TextStyle, mark: Mark, spaceAfter = false): void {
-    if (isRightToLeft(text)) this.textRight(right, y, text, style, mark, spaceAfter);
-    else this.text(left, y, text, style, mark, spaceAfter);
+  textFromStart(left: number, right: number, y: number, text: string, style: TextStyle, mark: Mark, breakAfter?: LineBreak): void {
+    if (isRightToLeft(text)) this.textRight(right, y, text, style, mark, breakAfter);
+    else this.text(left, y, text, style, mark, breakAfter);
   }
 
   /** Right-aligned text ending at `right` (a space after it is drawn beyond). */
-  textRight(right: number, y: number, text: string, style: TextStyle, mark: Mark, spaceAfter = false): void {
-    this.text(right - this.fonts[style.weight].widthOf(text, style.size), y, text, style, mark, spaceAfter);
+  textRight(right: number, y: number, text: string, style: TextStyle, mark: Mark, breakAfter?: LineBreak): void {
+    this.text(right - this.fonts[style.weight].widthOf(text, style.size), y, text, style, mark, breakAfter);
   }
 
   rect(x: number, y: number, width: number, height: number, color: Rgb): void {

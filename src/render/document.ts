@@ -148,7 +148,7 @@ export class BusinessDocument {
       const lines = this.wrapped(value, STYLES.body, right - left - labelWidth);
       page.text(left, y + STYLES.body.size, label, STYLES.muted, labelCell);
       for (const line of lines) {
-        page.textRight(right, y + STYLES.body.size, line.text, STYLES.body, valueCell, line.spaceAfter);
+        page.textRight(right, y + STYLES.body.size, line.text, STYLES.body, valueCell, line.breakAfter);
         y += lineHeight(STYLES.body);
       }
     }
@@ -197,7 +197,7 @@ export class BusinessDocument {
     const height = lineHeight(STYLES.link);
     for (const line of this.wrapped(url, STYLES.link, flow.width)) {
       flow.ensure(height);
-      flow.page.text(flow.left, flow.y + STYLES.link.size, line.text, STYLES.link, linkElement, line.spaceAfter);
+      flow.page.text(flow.left, flow.y + STYLES.link.size, line.text, STYLES.link, linkElement, line.breakAfter);
       const width = this.fonts.regular.widthOf(line.text, STYLES.link.size);
       flow.page.line(
         flow.left,
@@ -237,7 +237,7 @@ export class BusinessDocument {
           line.text,
           STYLES.body,
           valueCell,
-          line.spaceAfter,
+          line.breakAfter,
         );
         flow.y += lineHeight(STYLES.body);
       }
@@ -281,9 +281,7 @@ export class BusinessDocument {
 
     const rowLines = rows.map((row) =>
       row.map((cell, index) =>
-        columns[index]!.kind === 'figure'
-          ? [{ text: cell, spaceAfter: false }]
-          : this.wrapped(cell, STYLES.body, widths[index]! - CELL_PADDING * 2),
+        columns[index]!.kind === 'figure' ? [{ text: cell }] : this.wrapped(cell, STYLES.body, widths[index]! - CELL_PADDING * 2),
       ),
     );
     const heights = rowLines.map((cells) => Math.max(...cells.map((lines) => lines.length)) * lineHeight(STYLES.body) + CELL_PADDING * 2);
@@ -306,7 +304,7 @@ export class BusinessDocument {
               const y = flow.y + CELL_PADDING + STYLES.body.size + lineIndex * lineHeight(STYLES.body);
               const [left, right] = [xs[index]! + CELL_PADDING, xs[index]! + widths[index]! - CELL_PADDING];
               if (columns[index]!.kind === 'figure') flow.page.textRight(right, y, line.text, STYLES.body, cell);
-              else flow.page.textFromStart(left, right, y, line.text, STYLES.body, cell, line.spaceAfter);
+              else flow.page.textFromStart(left, right, y, line.text, STYLES.body, cell, line.breakAfter);
             });
           });
           flow.y += height;

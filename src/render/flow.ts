@@ -96,7 +96,7 @@ export class Flow {
     const height = lineHeight(style);
     for (const line of wrapText(text, this.fonts[style.weight], style.size, width)) {
       this.ensure(height);
-      this.page.textFromStart(this.left, this.left + width, this.y + style.size, line.text, style, mark, line.spaceAfter);
+      this.page.textFromStart(this.left, this.left + width, this.y + style.size, line.text, style, mark, line.breakAfter);
       this.y += height;
     }
   }

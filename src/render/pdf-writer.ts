@@ -735,7 +735,7 @@ type TextOp = Extract<DrawOp, { kind: 'text' }>;
  * What a text draws: its text, and a space after it where the value goes on after a space on the next line (a
  * space has no ink, and tells a reader that joins the lines of an element, as poppler does, where words part).
  */
-const drawnText = (op: TextOp): string => (op.spaceAfter ? `${op.text} ` : op.text);
+const drawnText = (op: TextOp): string => (op.breakAfter === 'space' ? `${op.text} ` : op.text);
 
 /**
  * How far left of where its text starts a text is drawn from: a right-to-left line's space after it stands at its
@@ -743,7 +743,7 @@ const drawnText = (op: TextOp): string => (op.spaceAfter ? `${op.text} ` : op.te
  * layout put them.
  */
 function spaceBeforeStart(op: TextOp, fonts: DocumentFonts): number {
-  if (!op.spaceAfter || !isRightToLeft(op.text)) return 0;
+  if (op.breakAfter !== 'space' || !isRightToLeft(op.text)) return 0;
   const face = fonts.set[op.weight];
   return face.widthOf(drawnText(op), op.size) - face.widthOf(op.text, op.size);
 }
@@ -807,7 +807,7 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
       }
       inText = true;
       mark(op.mark);
-      if (!isArtifact(op.mark)) tree.text(op.mark, op.text);
+      if (!isArtifact(op.mark)) tree.text(op.mark, op.text, op.breakAfter);
       setFill(op.color);
       const text = drawnText(op);
       const x = Math.round((op.x - spaceBeforeStart(op, fonts)) * 100) / 100;

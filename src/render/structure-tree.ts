@@ -2,6 +2,7 @@ import { type PDFContext, PDFHexString, PDFRef } from 'pdf-lib';
 import { AsciiBuffer, SPACE } from './ascii-buffer.ts';
 import type { WrittenObjects } from './pdf-file.ts';
 import { type Artifact, isArtifact, isAscii, languageOfText, type Mark, type StructureElement } from './structure.ts';
+import type { LineBreak } from './wrap.ts';
 
 /** What a structure element holds besides its child elements: marked content on a page, or an annotation. */
 type Content = { page: number; mcid: number } | { page: number; annotation: PDFRef };
@@ -57,6 +58,8 @@ export class StructureTree {
   private readonly pageCount: number;
   private readonly contents = new Map<StructureElement, Content[]>();
   private readonly texts = new Map<StructureElement, string[]>();
+  /** The elements whose last line noted ends inside a word that the next goes on with. */
+  private readonly inWord = new Set<StructureElement>();
   /** Per page, the element of each MCID. */
   private readonly marked: StructureElement[][];
   private readonly annotations: StructureElement[] = [];
@@ -94,11 +97,17 @@ export class StructureTree {
     out.text('>>BDC');
   }
 
-  /** Notes a line of text drawn as an element's content: the lines decide the element's language and ActualText. */
-  text(element: StructureElement, text: string): void {
+  /**
+   * Notes a line of text drawn as an element's content, and how its text goes on after it when it is a line of
+   * wrapped text: the lines decide the element's language and ActualText.
+   */
+  text(element: StructureElement, text: string, breakAfter: LineBreak | undefined): void {
     const lines = this.texts.get(element);
-    if (lines) lines.push(text);
+    // The rest of a word broken across lines goes on its first part, not after a space.
+    if (lines && this.inWord.delete(element)) lines[lines.length - 1] += text;
+    else if (lines) lines.push(text);
     else this.texts.set(element, [text]);
+    if (breakAfter === 'word') this.inWord.add(element);
   }
 
   /** Adds an annotation to an element (an OBJR); returns the annotation's /StructParent key. */

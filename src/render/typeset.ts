@@ -71,7 +71,7 @@ const HAN = /[\u3400-\u9fff\uf900-\ufaff]|[\ud840-\ud87f][\udc00-\udfff]/;
 export function cjkLanguageOfLine(line: string, values: readonly string[]): string | undefined {
   const own = cjkLanguageOf(line);
   if (own !== undefined || !HAN.test(line)) return own;
-  // Without what drawing added: a direction mark before the line, the space after it (WrappedLine.spaceAfter), the
+  // Without what drawing added: a direction mark before the line, the space after it (a `space` break), the
   // hyphen of a word broken at a soft hyphen.
   const text = line.replace(/^[\u200e\u200f]/, '').replace(/[ -]$/, '');
   const value = values.find((candidate) => candidate.includes(text));

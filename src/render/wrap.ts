@@ -124,15 +124,18 @@ function wordsOf(paragraph: string): string[] {
   return words;
 }
 
-/** A line of wrapped text. */
+/**
+ * Where a wrapped line ends, when the text goes on: at a space or a line break of the text (`space`), which the line
+ * does not draw, or inside a word broken across lines (`word`). A reader that joins an element's lines (poppler, and
+ * screen readers through it) needs a space at the one, or `Friedrichstraße 123` and `10117 Berlin` are read as one
+ * number, and none at the other.
+ */
+export type LineBreak = 'space' | 'word';
+
+/** A line of wrapped text; the last has no break after it. */
 export interface WrappedLine {
   readonly text: string;
-  /**
-   * The text goes on after a space or a line break, which the line does not draw: a reader that joins an element's
-   * lines (poppler, and screen readers through it) needs a space there, or `Friedrichstraße 123` and `10117 Berlin`
-   * are read as one number. Not after a word broken across lines.
-   */
-  readonly spaceAfter: boolean;
+  readonly breakAfter?: LineBreak;
 }
 
 /**
@@ -194,5 +197,7 @@ export function wrapText(text: string, face: TextFace, size: number, columnWidth
     const mark = lines.length - first > 1 ? directionMarkOf(paragraph) : '';
     for (let i = first + 1; mark && i < lines.length; i++) lines[i] = mark + lines[i];
   }
-  return lines.map((line, index) => ({ text: line, spaceAfter: index < lines.length - 1 && beforeSpace.has(index) }));
+  return lines.map((line, index) =>
+    index === lines.length - 1 ? { text: line } : { text: line, breakAfter: beforeSpace.has(index) ? 'space' : 'word' },
+  );
 }

@@ -23,7 +23,13 @@ describe('AsciiBuffer.decimal', () => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
       return (seed / 2 ** 31 - 0.5) * 2000;
     });
-    for (const value of [...edges, ...random]) {
+    const decades = Array.from({ length: 12 * 500 }, (_, index) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return (seed / 2 ** 31 - 0.5) * 10 ** Math.floor(index / 500);
+    });
+    const large = [...decades, 1e11 + 0.125, -987654321098.765, 1e12, 123456789012345.67, 1e21, -1e21, 1.5e300];
+    const notFinite = [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY];
+    for (const value of [...edges, ...random, ...large, ...notFinite]) {
       const out = new AsciiBuffer();
       out.decimal(value);
       expect(out.string(0, out.length), String(value)).toBe(decimalText(value));

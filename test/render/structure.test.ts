@@ -292,6 +292,16 @@ describe('text in other scripts', () => {
     expect(tagged.every((element) => element.lang !== 'u:en')).toBe(true);
   });
 
+  it('the ActualText of a value over several lines has a space where its words part, none inside a broken word', async () => {
+    const body = fixture('script-invoices/hindi.json');
+    const word = 'हिन्दी'.repeat(30);
+    body.fields.items[0].description = word;
+    body.fields.notes = `${'सेवा '.repeat(40)}${word}`;
+    const tagged = await elementsWith(body);
+    expect(tagged).toContainEqual({ type: '/TD', lang: 'u:hi', actualText: `u:${word}` });
+    expect(tagged).toContainEqual({ type: '/P', lang: 'u:hi', actualText: `u:${body.fields.notes}` });
+  });
+
   it('right-to-left text carries its text in logical order as ActualText', async () => {
     const body = fixture('script-invoices/arabic.json');
     const tagged = await elementsWith(body);

@@ -131,7 +131,7 @@ describe('the regional forms of Han characters follow the value', () => {
     const values = ['北京市朝阳区建国路88号', '東京都渋谷区の本社\n東京都渋谷区渋谷二丁目21番1号', '서울 漢字'];
     expect(cjkLanguageOfLine('東京都渋谷区渋谷二丁目21番1号', values)).toBe('ja');
     expect(cjkLanguageOfLine('\u200F東京都渋谷区渋谷二丁', values)).toBe('ja');
-    // A line drawn with the space after it where the value goes on after a line break (WrappedLine.spaceAfter).
+    // A line drawn with the space after it where the value goes on after a line break (a `space` break).
     expect(cjkLanguageOfLine('東京都渋谷区渋谷二丁目21番1号 ', ['東京都渋谷区渋谷二丁目21番1号\n本社の'])).toBe('ja');
     expect(cjkLanguageOfLine('漢字', values)).toBe('ko');
     expect(cjkLanguageOfLine('北京市朝阳区', values)).toBeUndefined();

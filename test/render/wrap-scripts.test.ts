@@ -88,33 +88,34 @@ describe('Latin text wraps as before', () => {
   });
 });
 
-describe('where a wrapped line goes on after a space (a reader joining the lines needs one there)', () => {
+describe('how a wrapped line ends: at a space, or inside a word (a reader joining the lines needs a space at one only)', () => {
   const { regular } = testFonts();
-  const spaces = (...args: Parameters<typeof wrapText>) => wrapText(...args).map((line) => [line.text, line.spaceAfter]);
-  it('after a line ended at a space or by a line break of the value; never after the last line', () => {
-    expect(spaces('Friedrichstraße 123\n10117 Berlin\nGermany', regular, 10, 500)).toEqual([
-      ['Friedrichstraße 123', true],
-      ['10117 Berlin', true],
-      ['Germany', false],
+  const breaks = (...args: Parameters<typeof wrapText>) => wrapText(...args).map((line) => [line.text, line.breakAfter]);
+  it('at a space after a line ended at a space or by a line break of the value; nothing after the last line', () => {
+    expect(breaks('Friedrichstraße 123\n10117 Berlin\nGermany', regular, 10, 500)).toEqual([
+      ['Friedrichstraße 123', 'space'],
+      ['10117 Berlin', 'space'],
+      ['Germany', undefined],
     ]);
-    expect(spaces('Consulting services for the migration of the billing platform', regular, 10, 120)).toEqual([
-      ['Consulting services for', true],
-      ['the migration of the', true],
-      ['billing platform', false],
+    expect(breaks('Consulting services for the migration of the billing platform', regular, 10, 120)).toEqual([
+      ['Consulting services for', 'space'],
+      ['the migration of the', 'space'],
+      ['billing platform', undefined],
     ]);
-    expect(spaces('ค่าบริการ รายเดือน', monospace, 1, 10)).toEqual([
-      ['ค่าบริการ', true],
-      ['รายเดือน', false],
+    expect(breaks('ค่าบริการ รายเดือน', monospace, 1, 10)).toEqual([
+      ['ค่าบริการ', 'space'],
+      ['รายเดือน', undefined],
     ]);
   });
 
-  it('not inside a word broken across lines: at a soft hyphen, after / - _, anywhere, in CJK and Thai', () => {
-    const none = (lines: (string | boolean)[][]) => lines.slice(0, -1).every(([, spaceAfter]) => spaceAfter === false);
-    expect(none(spaces('Rechnung über Beratungs\u00adleistungen', regular, 10, 150))).toBe(true);
-    expect(none(spaces('4500012345/ACME-PROCUREMENT-EMEA', monospace, 1, 12))).toBe(true);
-    expect(none(spaces('Supercalifragilisticexpialidocious', regular, 10, 50))).toBe(true);
-    expect(none(spaces('北京市朝阳区建国路88号', monospace, 1, 5))).toBe(true);
-    expect(none(spaces('บริษัทสยามพาณิชย์จำกัด', monospace, 1, 6))).toBe(true);
+  it('inside a word broken across lines: at a soft hyphen, after / - _, anywhere, in CJK and Thai', () => {
+    const inWords = (lines: (string | undefined)[][]) =>
+      lines.length > 1 && lines.slice(0, -1).every(([, breakAfter]) => breakAfter === 'word');
+    expect(inWords(breaks('Beratungs\u00adleistungen', regular, 10, 60))).toBe(true);
+    expect(inWords(breaks('4500012345/ACME-PROCUREMENT-EMEA', monospace, 1, 12))).toBe(true);
+    expect(inWords(breaks('Supercalifragilisticexpialidocious', regular, 10, 50))).toBe(true);
+    expect(inWords(breaks('北京市朝阳区建国路88号', monospace, 1, 5))).toBe(true);
+    expect(inWords(breaks('บริษัทสยามพาณิชย์จำกัด', monospace, 1, 6))).toBe(true);
   });
 });
 
