@@ -131,6 +131,10 @@ export function wranglerDevArguments(port: number, persist: string, vars: Record
     '127.0.0.1',
     '--persist-to',
     persist,
+    // The inspector on a port the system picks: by default each wrangler takes the first free port from 9229 and
+    // binds it later, and two started together took the same one (CI failed on `Address already in use`).
+    '--inspector-port',
+    '0',
     '--show-interactive-dev-session=false',
     ...settings,
   ];
