@@ -31,6 +31,11 @@ export interface FontSet {
   undrawable(text: string): string[];
   /** Loads script faces a layout asked for (FontsNotLoaded); from then on they draw synchronously. */
   load(faces: readonly FallbackFaceInfo[]): Promise<void>;
+  /**
+   * Begins a document: the lines set from now on are the document's, kept past it only when an earlier document
+   * set them too. Layouts are synchronous, so one document is laid out at a time.
+   */
+  startDocument(): void;
   /** The compressor of the PDF's streams, the embedded font files among them. */
   readonly zlib: Zlib;
 }
@@ -79,6 +84,36 @@ const CACHED_LINE_LENGTH = 256;
 /** Lines remembered as set once (SeenBefore): a document sets a few hundred; a line set again is then kept. */
 const LINES_SEEN = 16_384;
 
+/**
+ * Lines set, per regional form of Han characters (none for most text), then per text: a key joining the language
+ * and the text was ambiguous (`ja` with `東京` and none with `ja 東京` were one key), and one request's line could be
+ * drawn in another's document.
+ */
+class SetLines {
+  private readonly lines = new Map<string | undefined, Map<string, SetLine>>();
+  /** The characters of the texts held. */
+  chars = 0;
+
+  get(cjkLanguage: string | undefined, text: string): SetLine | undefined {
+    return this.lines.get(cjkLanguage)?.get(text);
+  }
+
+  add(cjkLanguage: string | undefined, text: string, line: SetLine): void {
+    let ofLanguage = this.lines.get(cjkLanguage);
+    if (!ofLanguage) {
+      ofLanguage = new Map();
+      this.lines.set(cjkLanguage, ofLanguage);
+    }
+    ofLanguage.set(text, line);
+    this.chars += text.length;
+  }
+
+  clear(): void {
+    this.lines.clear();
+    this.chars = 0;
+  }
+}
+
 export function loadFonts(files: FontFiles): FontSet {
   const latin = { regular: loadLatinFace(files.regular, 'NotoSans-Regular'), bold: loadLatinFace(files.bold, 'NotoSans-Bold') };
   const loaded = new Map<string, ScriptFace>();
@@ -86,17 +121,25 @@ export function loadFonts(files: FontFiles): FontSet {
 
   const scriptFace = (info: FallbackFaceInfo): ScriptFace | undefined => loaded.get(info.file);
 
+  /**
+   * The lines of the document being laid out, per weight, and its number: a line is kept past its document only
+   * when an earlier document set it too (SeenBefore); until then its document keeps it, as a text is set more than
+   * once in a document (measured, then drawn; labels on every page).
+   */
+  const documentLines: SetLines[] = [];
+  let documentNumber = 0;
+  const startDocument = () => {
+    documentNumber = (documentNumber + 1) & 0x3fffffff;
+    for (const lines of documentLines) lines.clear();
+  };
+
   const textFace = (weight: FontWeight): TextFace => {
     const face = latin[weight];
     const fallbacks = files.scripts ? fallbacksOf(weight) : [];
-    /**
-     * Per regional form of Han characters (none for most text), the lines set: a key joining the language and the
-     * text was ambiguous (`ja` with `東京` and none with `ja 東京` were one key), and one request's line could be
-     * drawn in another's document.
-     */
-    const lines = new Map<string | undefined, Map<string, SetLine>>();
+    const kept = new SetLines();
+    const ofDocument = new SetLines();
+    documentLines.push(ofDocument);
     const seen = new SeenBefore(LINES_SEEN);
-    let cachedChars = 0;
     // The first face of a character, found once: CJK text would otherwise search every face before the CJK one.
     const firstFaces = new Map<number, number>();
     const firstCovering = (codePoint: number): number => {
@@ -108,22 +151,17 @@ export function loadFonts(files: FontFiles): FontSet {
       return found;
     };
     const set = (text: string, cjkLanguage?: string): SetLine => {
-      const known = lines.get(cjkLanguage)?.get(text);
+      const known = kept.get(cjkLanguage, text) ?? ofDocument.get(cjkLanguage, text);
       if (known) return known;
       const line = setLine(text, { latin: face, fallbacks, scriptFace, firstCovering }, cjkLanguage);
-      // Seen by its text alone: a text set in two languages is only kept the earlier for it.
-      if (text.length > CACHED_LINE_LENGTH || !seen.check(text)) return line;
-      if (cachedChars + text.length > LINE_CACHE_CHARS) {
-        lines.clear();
-        cachedChars = 0;
+      if (text.length > CACHED_LINE_LENGTH) return line;
+      // Seen by its text alone: a text set in two languages is kept for the later one earlier.
+      if (!seen.check(text, documentNumber)) {
+        ofDocument.add(cjkLanguage, text, line);
+        return line;
       }
-      let ofLanguage = lines.get(cjkLanguage);
-      if (!ofLanguage) {
-        ofLanguage = new Map();
-        lines.set(cjkLanguage, ofLanguage);
-      }
-      ofLanguage.set(text, line);
-      cachedChars += text.length;
+      if (kept.chars + text.length > LINE_CACHE_CHARS) kept.clear();
+      kept.add(cjkLanguage, text, line);
       return line;
     };
     return {
@@ -182,5 +220,5 @@ export function loadFonts(files: FontFiles): FontSet {
     return [...found];
   };
 
-  return { regular, bold: textFace('bold'), undrawable, load, zlib: instantiateZlib(files.zlib) };
+  return { regular, bold: textFace('bold'), undrawable, load, startDocument, zlib: instantiateZlib(files.zlib) };
 }

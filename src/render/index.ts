@@ -45,6 +45,7 @@ export async function renderPdf(input: RenderInput, fonts: FontSet): Promise<Uin
 }
 
 function layOutAndWrite(input: RenderInput, fonts: FontSet): Uint8Array<ArrayBuffer> {
+  fonts.startDocument();
   const document = new BusinessDocument(fonts, input.paper, `${input.title} (continued)`);
   input.layout(document);
   const pages = document.finish(input.footer, input.preview);

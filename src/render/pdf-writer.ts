@@ -592,7 +592,6 @@ class DocumentFonts {
   readonly set: FontSet;
   private readonly values: readonly string[];
   private readonly uses = new Map<EmbeddableFace, FontUse>();
-  private readonly lines: Record<FontWeight, Map<string, SetLine>> = { regular: new Map(), bold: new Map() };
 
   constructor(set: FontSet, values: readonly string[]) {
     this.set = set;
@@ -601,18 +600,9 @@ class DocumentFonts {
     this.uses.set(set.bold.latin, new FontUse(set.bold.latin, 'F2', false, stableSubsetOf(set.bold.latin)));
   }
 
-  /**
-   * A line as the font set sets it, kept for the document: the same runs for collecting glyphs and for drawing
-   * them, set once though the font set keeps only lines it set before (SeenBefore).
-   */
+  /** A line as the font set sets it (and keeps it for the document): the same runs for collecting glyphs and for drawing them. */
   lineOf(weight: FontWeight, text: string): SetLine {
-    const lines = this.lines[weight];
-    let line = lines.get(text);
-    if (!line) {
-      line = this.set[weight].setLine(text, cjkLanguageOfLine(text, this.values));
-      lines.set(text, line);
-    }
-    return line;
+    return this.set[weight].setLine(text, cjkLanguageOfLine(text, this.values));
   }
 
   useOf(face: EmbeddableFace): FontUse {

@@ -22,4 +22,12 @@ describe('SeenBefore', () => {
     expect(seen.check('d')).toBe(true);
     expect(seen.check('b')).toBe(false);
   });
+
+  it('with a document: only a sight in another document counts', () => {
+    const seen = new SeenBefore(100);
+    expect(seen.check('Platform subscription', 1)).toBe(false);
+    expect(seen.check('Platform subscription', 1)).toBe(false);
+    expect(seen.check('Platform subscription', 2)).toBe(true);
+    expect(seen.check('Platform subscription', 1)).toBe(true);
+  });
 });
