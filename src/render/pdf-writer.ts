@@ -456,7 +456,8 @@ interface GlyphNumbering {
 
 /** What embedding a font subset costs to compute: the same for the same glyphs, so kept for reuse. */
 interface EmbeddedSubset extends GlyphNumbering {
-  name: string;
+  /** `ABCDEF+NotoSans-Regular`: the tag is a hash of the glyph set (PDF 32000 9.6.4). */
+  name: PdfSyntax;
   fontFile: Uint8Array;
   fontFileLength: number;
   toUnicode: Uint8Array;
@@ -480,6 +481,16 @@ class PdfSyntax extends PDFObject {
    * read back as one flat string: pdf-lib's objects made a number object and a string per glyph for every new
    * subset, and its toString joins a string per element, which kept in the cache would keep every piece with it.
    */
+  /**
+   * A font subset's name (`ABCDEF+NotoSans-Regular`) as a PDF name. pdf-lib's names are interned in a pool that
+   * keeps every name for the life of the process: a name per new glyph set was memory a server never got back.
+   */
+  static subsetName(name: string): PdfSyntax {
+    // A subset's tag and a bundled face's PostScript name are of these characters only, none escaped in a name.
+    if (!/^[A-Za-z0-9+-]+$/.test(name)) throw new Error(`subset name ${name} needs escaping`);
+    return new PdfSyntax(`/${name}`);
+  }
+
   static widths(file: EmbeddableFace['file'], glyphs: readonly number[]): PdfSyntax {
     const out = widthsSyntax;
     out.reset();
@@ -528,7 +539,7 @@ function subsetFor(use: FontUse, zlib: Zlib): EmbeddedSubset {
   const { file } = use.face;
   const fontFile = subsetTrueType(file, use.glyphs, use.stable?.glyphData);
   const subset = {
-    name: `${use.tag()}+${use.face.postscriptName}`,
+    name: PdfSyntax.subsetName(`${use.tag()}+${use.face.postscriptName}`),
     fontFile: compressFontFile(fontFile, use.stable, zlib),
     fontFileLength: fontFile.length,
     toUnicode: compressedToUnicode(use, zlib),

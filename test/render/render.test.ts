@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { PDFName } from 'pdf-lib';
+import { describe, expect, it, vi } from 'vitest';
 import { UndrawableText } from '../../src/render/errors.ts';
 import { findTemplate, TEMPLATES } from '../../src/templates/registry.ts';
 import { readPdf, sha256 } from '../support/pdf.ts';
@@ -83,6 +84,20 @@ describe('deterministic bytes (spec 9.7)', () => {
     const cold = execFileSync(process.execPath, [join(ROOT, 'test/support/render-sha.ts'), file], { encoding: 'utf8' }).trim();
     for (let time = 0; time < 2; time++) await renderBody(withValue('po_number', 'ja 東京都ひかり'));
     expect(sha256(await renderBody(body))).toBe(cold);
+  });
+
+  it('leaves no name of a subset in pdf-lib, whose pool of names keeps every one for the life of the process', async () => {
+    const interned = vi.spyOn(PDFName, 'of');
+    try {
+      const body = fixture('reference-invoice.json');
+      body.fields.client_name = 'Ćĉċ Ďđ Ēĕė Ğġ';
+      await renderBody(body);
+      const names = interned.mock.calls.map(([name]) => name);
+      expect(names).toContain('FontDescriptor');
+      expect(names.filter((name) => /^[A-Z]{6}\+/.test(name))).toEqual([]);
+    } finally {
+      interned.mockRestore();
+    }
   });
 
   it('stays under 30 KB for the reference documents', async () => {
