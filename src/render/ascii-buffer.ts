@@ -3,7 +3,8 @@ const DIGIT_ZERO = 0x30;
 const [MINUS, POINT] = [0x2d, 0x2e];
 /** Below this, a number's hundredths and decimalText's shortest form agree (checked up to it in the tests). */
 const DECIMAL_DIGITS_EXACT = 1e12;
-const HEX_DIGITS = Uint8Array.from('0123456789ABCDEF', (char) => char.charCodeAt(0));
+/** The hex digits' character codes: every string the writer puts in a PDF is written with them. */
+export const HEX_DIGITS = Uint8Array.from('0123456789ABCDEF', (char) => char.charCodeAt(0));
 /** Most character codes String.fromCharCode is given at once (the engines' argument limits are far above). */
 const CHARS_PER_CALL = 8192;
 /** Longest piece `append` copies byte by byte. */

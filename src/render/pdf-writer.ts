@@ -1,6 +1,6 @@
 import { PDFCatalog, PDFContext, PDFHexString, PDFName, PDFObject, PDFPageLeaf, PDFPageTree, PDFRef } from 'pdf-lib';
 import { concatBytes } from '../bytes.ts';
-import { AsciiBuffer, GREATER, LESS, LINE_FEED, decimalText as num, SPACE } from './ascii-buffer.ts';
+import { AsciiBuffer, GREATER, HEX_DIGITS, LESS, LINE_FEED, decimalText as num, SPACE } from './ascii-buffer.ts';
 import { isRightToLeft } from './bidi.ts';
 import type { DrawOp, PageSize, Rgb } from './canvas.ts';
 import { deflatePiece, partOf, storedPiece, type ZlibPart, zlibOfParts } from './deflate.ts';
@@ -263,9 +263,10 @@ class FontUse {
   }
 
   /**
-   * The operators that show glyphs at the current point, written at the end of `out`: glyph ids in TJ arrays, with the kerning and mark
-   * offsets the shaper gave as adjustments between glyphs, and a mark raised or lowered by text rise; and how
-   * far they move the pen, in thousandths of the font size, as a viewer computes it from /W and the adjustments.
+   * The operators that show glyphs at the current point, written at the end of `out`: glyph ids in TJ arrays, with
+   * the kerning and mark offsets the shaper gave as adjustments between glyphs, and a mark raised or lowered by
+   * text rise; and how far they move the pen, in thousandths of the font size, as a viewer computes it from /W and
+   * the adjustments.
    */
   show(glyphs: readonly ShapedGlyph[], size: number, out: AsciiBuffer): { from: number; to: number; advance: number } {
     const { file } = this.face;
@@ -324,8 +325,6 @@ const CMAP_HEAD = ASCII.encode(
     '/CMapName /Adobe-Identity-UCS def\n/CMapType 2 def\n1 begincodespacerange\n<0000> <FFFF>\nendcodespacerange\n',
 );
 
-/** The characters of the hex digits, which a ToUnicode literal code is made to expect (see embedStableFace). */
-const HEX_DIGITS = ASCII.encode('0123456789ABCDEF');
 const CMAP_TAIL_TEXT = 'endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend';
 
 /**
@@ -477,11 +476,6 @@ class PdfSyntax extends PDFObject {
   }
 
   /**
-   * A CIDFont's /W array for `glyphs` (new ids from 0), as pdf-lib would write `[0 [widths]]`, written as bytes and
-   * read back as one flat string: pdf-lib's objects made a number object and a string per glyph for every new
-   * subset, and its toString joins a string per element, which kept in the cache would keep every piece with it.
-   */
-  /**
    * A font subset's name (`ABCDEF+NotoSans-Regular`) as a PDF name. pdf-lib's names are interned in a pool that
    * keeps every name for the life of the process: a name per new glyph set was memory a server never got back.
    */
@@ -491,6 +485,11 @@ class PdfSyntax extends PDFObject {
     return new PdfSyntax(`/${name}`);
   }
 
+  /**
+   * A CIDFont's /W array for `glyphs` (new ids from 0), as pdf-lib would write `[0 [widths]]`, written as bytes and
+   * read back as one flat string: pdf-lib's objects made a number object and a string per glyph for every new
+   * subset, and its toString joins a string per element, which kept in the cache would keep every piece with it.
+   */
   static widths(file: EmbeddableFace['file'], glyphs: readonly number[]): PdfSyntax {
     const out = widthsSyntax;
     out.reset();
@@ -611,7 +610,10 @@ class DocumentFonts {
     this.uses.set(set.bold.latin, new FontUse(set.bold.latin, 'F2', false, stableSubsetOf(set.bold.latin)));
   }
 
-  /** A line as the font set sets it (and keeps it for the document): the same runs for collecting glyphs and for drawing them. */
+  /**
+   * A line as the font set sets it (and keeps it for the document): the same runs for collecting glyphs and for
+   * drawing them.
+   */
   lineOf(weight: FontWeight, text: string): SetLine {
     return this.set[weight].setLine(text, cjkLanguageOfLine(text, this.values));
   }
@@ -750,8 +752,9 @@ function spaceBeforeStart(op: TextOp, fonts: DocumentFonts): number {
 }
 
 /**
- * One page's content stream, in pageContent: compressed before the next page's is written. Text runs share one BT … ET and state operators are written only when the font,
- * size or colour changes, which keeps the stream (and its compression) small. Everything drawn is in a
+ * One page's content stream, in pageContent: compressed before the next page's is written. Text runs share one
+ * BT … ET and state operators are written only when the font, size or colour changes, which keeps the stream (and
+ * its compression) small. Everything drawn is in a
  * marked-content sequence: a text's of its structure element or artifact (texts one after the other of the same
  * element share one), rules and rectangles a layout artifact's. A sequence never crosses BT or ET.
  */
