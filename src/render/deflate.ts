@@ -1,4 +1,3 @@
-import adler32 from 'pako/lib/zlib/adler32.js';
 import zlibDeflate from 'pako/lib/zlib/deflate.js';
 import ZStream from 'pako/lib/zlib/zstream.js';
 import { concatBytes } from '../bytes.ts';
@@ -93,6 +92,31 @@ const FINAL_EMPTY_BLOCK = Uint8Array.of(0x03, 0x00);
 
 const ADLER_BASE = 65521;
 
+/**
+ * Bytes summed before the sums are reduced: the second sum stays below 2^31 (zlib reduces every 5552 bytes, in
+ * unsigned 32 bits), so the engines keep both as small integers.
+ */
+const ADLER_RUN = 2048;
+
+/**
+ * The Adler-32 of `data` (RFC 1950 8.2). pako's, which pako's deflate also calls with its own arrays, ran at a
+ * third of this speed in Node on the bytes of each new font subset.
+ */
+export function adler32(data: Uint8Array): number {
+  let sum1 = 1;
+  let sum2 = 0;
+  for (let at = 0; at < data.length; ) {
+    const end = Math.min(at + ADLER_RUN, data.length);
+    for (; at < end; at++) {
+      sum1 += data[at]!;
+      sum2 += sum1;
+    }
+    sum1 %= ADLER_BASE;
+    sum2 %= ADLER_BASE;
+  }
+  return ((sum2 << 16) | sum1) >>> 0;
+}
+
 /** The Adler-32 of two byte strings end to end from the checksums of each (zlib's adler32_combine). */
 export function combinedAdler32(first: number, second: number, secondLength: number): number {
   const remainder = secondLength % ADLER_BASE;
@@ -118,7 +142,7 @@ export interface ZlibPart {
 export const partOf = (data: Uint8Array, piece: Uint8Array): ZlibPart => ({
   piece,
   length: data.length,
-  adler: adler32(1, data, data.length, 0) >>> 0,
+  adler: adler32(data),
 });
 
 /**

@@ -92,15 +92,36 @@ function reversedCodes(lengths: Uint8Array): Uint16Array {
   return codes;
 }
 
+/** Bits a writer holds that make no whole byte yet, and the bytes before them: where a piece's header leaves it. */
+interface BitsWritten {
+  readonly bytes: Uint8Array;
+  readonly buffer: number;
+  readonly count: number;
+}
+
 /** Bits written from the first (least significant) bit of each byte, as deflate packs them. */
 class BitWriter {
-  readonly bytes: Uint8Array<ArrayBuffer>;
+  bytes: Uint8Array<ArrayBuffer>;
   private at = 0;
   private buffer = 0;
   private count = 0;
 
   constructor(capacity: number) {
     this.bytes = new Uint8Array(capacity);
+  }
+
+  /** Starts again with room for `capacity` bytes, from what `start` wrote. */
+  restart(capacity: number, start: BitsWritten): void {
+    if (this.bytes.length < capacity) this.bytes = new Uint8Array(Math.max(capacity, this.bytes.length * 2));
+    this.bytes.set(start.bytes);
+    this.at = start.bytes.length;
+    this.buffer = start.buffer;
+    this.count = start.count;
+  }
+
+  /** What has been written so far. */
+  written(): BitsWritten {
+    return { bytes: this.bytes.slice(0, this.at), buffer: this.buffer, count: this.count };
   }
 
   write(value: number, bits: number): void {
@@ -114,36 +135,45 @@ class BitWriter {
   }
 
   /**
-   * Each byte of `data` as its code (write() inlined: the loop a piece spends its time in); false, with the writer
-   * left in no useful state, at a byte that has no code.
+   * Each byte of `data` as its code, `coded[byte]` (the code's bits, and its length above bit 16; write() inlined:
+   * the loop a piece spends its time in); false, with the writer left in no useful state, at a byte that has no
+   * code.
    */
-  writeCoded(data: Uint8Array, codes: Uint16Array, lengths: Uint8Array): boolean {
+  writeCoded(data: Uint8Array, coded: Uint32Array): boolean {
     const { bytes } = this;
     let { at, buffer, count } = this;
     for (let i = 0; i < data.length; i++) {
-      const byte = data[i]!;
-      const length = lengths[byte]!;
-      if (length === 0) return false;
-      buffer |= codes[byte]! << count;
-      count += length;
+      const code = coded[data[i]!]!;
+      if (code === 0) return false;
+      buffer |= (code & 0xffff) << count;
+      count += code >>> 16;
       if (count >= 16) {
-        bytes[at++] = buffer & 0xff;
-        bytes[at++] = (buffer >>> 8) & 0xff;
+        bytes[at] = buffer;
+        bytes[at + 1] = buffer >>> 8;
+        at += 2;
         buffer >>>= 16;
         count -= 16;
       }
     }
-    Object.assign(this, { at, buffer, count });
+    this.at = at;
+    this.buffer = buffer;
+    this.count = count;
     return true;
   }
 
-  /** Pads the last byte with zero bits and appends `tail`: the bytes written. */
+  /** Pads the last byte with zero bits and appends `tail`: the bytes written, a view of the writer's bytes. */
   finish(tail: Uint8Array): Uint8Array<ArrayBuffer> {
     if (this.count > 0) this.bytes[this.at++] = this.buffer & 0xff;
     this.bytes.set(tail, this.at);
     return this.bytes.subarray(0, this.at + tail.length);
   }
 }
+
+/**
+ * The writer every piece is written with, its bytes grown to the largest piece, and the piece copied out: a buffer
+ * per piece, zeroed and twice the data's size, was garbage. Calls are synchronous, so no two pieces share it.
+ */
+const pieceWriter = new BitWriter(4096);
 
 /** The code lengths of the literal alphabet and of the distance alphabet as the code-length alphabet's symbols. */
 function codeLengthSymbols(lengths: readonly number[]): { symbol: number; extra: number; extraBits: number }[] {
@@ -171,7 +201,10 @@ function codeLengthSymbols(lengths: readonly number[]): { symbol: number; extra:
 export class LiteralCode {
   private readonly lengths: Uint8Array;
   private readonly codes: Uint16Array;
-  private readonly header: readonly { code: number; bits: number }[];
+  /** Per byte value, its code's bits and, above bit 16, its length: 0 for a byte without a code (BitWriter.writeCoded). */
+  private readonly coded: Uint32Array;
+  /** The block's header (its type and its codes' description), written once: every piece starts with it. */
+  private readonly header: BitsWritten;
   private readonly headerBits: number;
   /** The longest code's bits. */
   private readonly longest: number;
@@ -182,6 +215,7 @@ export class LiteralCode {
     for (let i = 0; i < sample.length; i++) frequencies[sample[i]!]!++;
     this.lengths = codeLengths(frequencies, MAX_CODE_BITS);
     this.codes = reversedCodes(this.lengths);
+    this.coded = Uint32Array.from({ length: 256 }, (_, byte) => (this.lengths[byte]! << 16) | this.codes[byte]!);
     // No string repeats, so no distance is ever coded; two distance codes of one bit, as zlib writes then, make a
     // complete code that every inflater takes.
     const symbols = codeLengthSymbols([...this.lengths, 1, 1]);
@@ -202,8 +236,10 @@ export class LiteralCode {
         { code: extra, bits: extraBits },
       ]),
     ];
-    this.header = header;
     this.headerBits = header.reduce((sum, { bits }) => sum + bits, 0);
+    const writer = new BitWriter(Math.ceil(this.headerBits / 8));
+    for (const { code, bits } of header) writer.write(code, bits);
+    this.header = writer.written();
     this.longest = Math.max(...this.lengths);
   }
 
@@ -215,12 +251,12 @@ export class LiteralCode {
     const { lengths, codes } = this;
     // The block, its end and the sync flush's empty stored block header, at most.
     const most = this.headerBits + data.length * this.longest + lengths[END_OF_BLOCK]! + 3;
-    const out = new BitWriter(Math.ceil(most / 8) + SYNC_MARKER.length);
-    for (const { code, bits } of this.header) out.write(code, bits);
-    if (!out.writeCoded(data, codes, lengths)) return deflatePiece(data, 1);
+    const out = pieceWriter;
+    out.restart(Math.ceil(most / 8) + SYNC_MARKER.length, this.header);
+    if (!out.writeCoded(data, this.coded)) return deflatePiece(data, 1);
     out.write(codes[END_OF_BLOCK]!, lengths[END_OF_BLOCK]!);
     out.write(0, 3);
     const piece = out.finish(SYNC_MARKER);
-    return piece.length < data.length + 5 ? piece : storedPiece(data);
+    return piece.length < data.length + 5 ? piece.slice() : storedPiece(data);
   }
 }

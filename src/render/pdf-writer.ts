@@ -14,7 +14,7 @@ import { SeenBefore } from './seen-before.ts';
 import type { ShapedGlyph } from './shaping.ts';
 import { isArtifact, type Mark, PAGINATION, type StructureElement } from './structure.ts';
 import { artifactOperator, LAYOUT, languageString, StructureTree } from './structure-tree.ts';
-import { closeGlyphSet, glyphDataLength, type KnownGlyphData, type SubsetFile, subsetTrueType, tableChecksum } from './truetype.ts';
+import { closeGlyphSet, type KnownGlyphData, knownGlyphs, type SubsetFile, subsetTrueType } from './truetype.ts';
 import { cjkLanguageOfLine, type GlyphRun, type SetLine } from './typeset.ts';
 import type { Zlib } from './zlib.ts';
 
@@ -67,8 +67,21 @@ const runChars = new AsciiBuffer();
  * allocated, and allocation is what brings the collector's pauses).
  */
 const pageContent = new AsciiBuffer();
-/** The buffer a subset's /W array is written into (PdfSyntax.widths) before it is read back as a string. */
+/** The buffer a subset's widths are written into (widthList) before they are read back as a string. */
 const widthsSyntax = new AsciiBuffer();
+/** How a /W array of widths from glyph 0 starts. */
+const W_START = '[ 0 [ ';
+
+/** The widths of `glyphs` from index `from` on, each followed by a space, as a /W array lists them. */
+function widthList(file: EmbeddableFace['file'], glyphs: readonly number[], from: number): string {
+  const out = widthsSyntax;
+  out.reset();
+  for (let index = from; index < glyphs.length; index++) {
+    out.integer(widthOf(file, glyphs[index]!));
+    out.char(SPACE);
+  }
+  return out.string(0, out.length);
+}
 
 /**
  * Where the TJ arrays FontUse.show writes stand: whether an array, and a run of glyph ids in it, is open. One for
@@ -165,8 +178,8 @@ class FontUse {
   /** Glyphs seen with a text of their own. */
   private readonly textual = new Set<number>();
   glyphs: readonly number[] = [];
-  /** The subset's glyph id of each glyph of the font. */
-  newIds: Readonly<Uint16Array> = new Uint16Array(0);
+  /** The subset's glyph id of each glyph of the subset (documentIds). */
+  private readonly newIds: Uint16Array;
   /** The key() of the sealed subset. */
   subsetKey = '';
 
@@ -175,6 +188,7 @@ class FontUse {
     this.stable = stable;
     this.resource = resource;
     this.distinctText = distinctText;
+    this.newIds = documentIds(face.file);
   }
 
   private distinct(glyph: ShapedGlyph): boolean {
@@ -206,24 +220,21 @@ class FontUse {
    */
   seal(): void {
     this.subsetKey = this.key();
-    const numbered = subsetCache.get(this.subsetKey) ?? this.numbered();
-    this.glyphs = numbered.glyphs;
-    this.newIds = numbered.newIds;
-    const copiesFrom = numbered.glyphs.length - this.copyOrder.length;
+    this.glyphs = subsetCache.get(this.subsetKey)?.glyphs ?? this.numbered();
+    const copiesFrom = this.glyphs.length - this.copyOrder.length;
+    for (let index = 0; index < copiesFrom; index++) this.newIds[this.glyphs[index]!] = index;
     this.copyOrder.forEach(([gid, text], index) => {
       this.copies.set(`${gid} ${text}`, copiesFrom + index);
     });
   }
 
-  private numbered(): GlyphNumbering {
+  private numbered(): number[] {
     const { stable } = this;
     const own = closeGlyphSet(this.face.file, this.used.keys());
-    const closed = stable ? [...stable.glyphs, ...own.filter((gid) => !stable.members.has(gid))] : own;
-    const newIds = new Uint16Array(this.face.file.numGlyphs);
-    closed.forEach((gid, index) => {
-      newIds[gid] = index;
-    });
-    return { glyphs: [...closed, ...this.copyOrder.map(([gid]) => gid)], newIds };
+    const glyphs = stable ? [...stable.glyphs] : [];
+    for (let index = 0; index < own.length; index++) if (!stable?.members.has(own[index]!)) glyphs.push(own[index]!);
+    for (const [gid] of this.copyOrder) glyphs.push(gid);
+    return glyphs;
   }
 
   /** The subset's number of a glyph as it shows its text. */
@@ -327,13 +338,18 @@ const CMAP_HEAD = ASCII.encode(
 
 const CMAP_TAIL_TEXT = 'endcmap\nCMapName currentdict /CMap defineresource pop\nend\nend';
 
+/** The buffer bfcharBlocks writes into, read (compressed or copied) before it is called again. */
+const bfcharSyntax = new AsciiBuffer();
+
 /**
  * ToUnicode entries (sorted by id) as bfchar blocks of at most 100 entries (PDF 32000 9.10.3), each ending in a
  * line break, then the CMap's tail when `withTail`: `<0041> <0041>` per entry, UTF-16BE hex, written as bytes (a
- * document's entries are written per document, and strings were most of that).
+ * document's entries are written per document, and strings were most of that). The bytes are a view of a buffer
+ * the next call writes over.
  */
 function bfcharBlocks(entries: readonly ToUnicodeEntry[], withTail = false): Uint8Array {
-  const out = new AsciiBuffer();
+  const out = bfcharSyntax;
+  out.reset();
   for (let start = 0; start < entries.length; start += 100) {
     const end = Math.min(entries.length, start + 100);
     out.text(`${end - start} beginbfchar\n`);
@@ -373,6 +389,8 @@ interface StableSubset {
   /** The glyph data of `glyphs` (the start of the subset's glyf table): its length and checksum, and compressed. */
   readonly glyphData: KnownGlyphData;
   readonly glyphDataPart: ZlibPart;
+  /** The start of every subset's /W array: `[ 0 [ ` and the widths of `glyphs` (PdfSyntax.widths). */
+  readonly widthsHead: string;
   /** The ToUnicode map up to its last entry of a stable glyph, compressed. */
   readonly toUnicodeHead: ZlibPart;
   /** Codes for what a document adds: the rest of its font file (other glyphs, metrics), the rest of its ToUnicode map. */
@@ -405,17 +423,15 @@ function stableSubsetOf(face: FontFace): StableSubset {
     if (gid !== undefined && gid !== 0 && gid < face.file.numGlyphs && !texts.has(gid)) texts.set(gid, String.fromCodePoint(codePoint));
   }
   const glyphs = closeGlyphSet(face.file, texts.keys());
-  const subset = subsetTrueType(face.file, glyphs);
-  const dataLength = glyphDataLength(face.file, glyphs);
-  const index = new Map(glyphs.map((gid, id) => [gid, id]));
-  const entries = [...texts].map(([gid, text]): ToUnicodeEntry => [index.get(gid)!, text]).sort((a, b) => a[0] - b[0]);
+  const { subset, known: knownData, glyphData } = knownGlyphs(face.file, glyphs);
+  const entries = [...texts].map(([gid, text]): ToUnicodeEntry => [glyphs.indexOf(gid), text]).sort((a, b) => a[0] - b[0]);
   const toUnicodeHead = concatBytes([CMAP_HEAD, bfcharBlocks(entries)]);
-  const glyphData = subset.rest.subarray(0, dataLength);
   const stable: StableSubset = {
     glyphs,
     members: new Set(glyphs),
+    widthsHead: W_START + widthList(face.file, glyphs, 0),
     texts,
-    glyphData: { glyphs: glyphs.length, length: dataLength, checksum: tableChecksum(glyphData) },
+    glyphData: knownData,
     glyphDataPart: partOf(glyphData, deflatePiece(glyphData)),
     toUnicodeHead: partOf(toUnicodeHead, deflatePiece(toUnicodeHead)),
     // Coded for the bytes of the stable subset (glyph data, metrics), every byte value given a code: a sample of the
@@ -447,14 +463,26 @@ function compressedToUnicode(use: FontUse, zlib: Zlib): Uint8Array {
   return zlibOfParts([stable.toUnicodeHead, partOf(rest, stable.toUnicodeCode.piece(rest))]);
 }
 
-/** The glyphs of a subset in order (FontUse.glyphs), and the subset's id of each glyph of the font. */
-interface GlyphNumbering {
-  readonly glyphs: readonly number[];
-  readonly newIds: Readonly<Uint16Array>;
+/**
+ * The subset's id of each glyph of a face in the document being written, one array per face for every document:
+ * an array per face per document, as long as the face has glyphs (128 KB for the CJK face), was garbage, and kept
+ * with every cached subset. FontUse.seal writes the ids of its subset's glyphs, the only ones read; writing a PDF
+ * is synchronous, so one document uses the array at a time.
+ */
+const documentIdArrays = new WeakMap<EmbeddableFace['file'], Uint16Array>();
+function documentIds(file: EmbeddableFace['file']): Uint16Array {
+  let ids = documentIdArrays.get(file);
+  if (!ids) {
+    ids = new Uint16Array(file.numGlyphs);
+    documentIdArrays.set(file, ids);
+  }
+  return ids;
 }
 
 /** What embedding a font subset costs to compute: the same for the same glyphs, so kept for reuse. */
-interface EmbeddedSubset extends GlyphNumbering {
+interface EmbeddedSubset {
+  /** The subset's glyphs in order (FontUse.glyphs). */
+  readonly glyphs: readonly number[];
   /** `ABCDEF+NotoSans-Regular`: the tag is a hash of the glyph set (PDF 32000 9.6.4). */
   name: PdfSyntax;
   fontFile: Uint8Array;
@@ -486,20 +514,14 @@ class PdfSyntax extends PDFObject {
   }
 
   /**
-   * A CIDFont's /W array for `glyphs` (new ids from 0), as pdf-lib would write `[0 [widths]]`, written as bytes and
-   * read back as one flat string: pdf-lib's objects made a number object and a string per glyph for every new
-   * subset, and its toString joins a string per element, which kept in the cache would keep every piece with it.
+   * A CIDFont's /W array for `glyphs` (new ids from 0), as pdf-lib would write `[0 [widths]]`: the stable subset's
+   * start of it (StableSubset.widthsHead), then the other glyphs' widths written by widthList. pdf-lib's objects
+   * made a number object and a string per glyph for every new subset, and its toString joins a string per element,
+   * which kept in the cache would keep every piece with it.
    */
-  static widths(file: EmbeddableFace['file'], glyphs: readonly number[]): PdfSyntax {
-    const out = widthsSyntax;
-    out.reset();
-    out.text('[ 0 [ ');
-    for (let index = 0; index < glyphs.length; index++) {
-      out.integer(widthOf(file, glyphs[index]!));
-      out.char(SPACE);
-    }
-    out.text('] ]');
-    return new PdfSyntax(out.string(0, out.length));
+  static widths(file: EmbeddableFace['file'], glyphs: readonly number[], stable: StableSubset | undefined): PdfSyntax {
+    const head = stable ? stable.widthsHead : W_START;
+    return new PdfSyntax(`${head}${widthList(file, glyphs, stable?.glyphs.length ?? 0)}] ]`);
   }
 
   override toString(): string {
@@ -515,16 +537,18 @@ class PdfSyntax extends PDFObject {
 }
 
 /**
- * Subsets kept: 64 at most, and 16 MiB of compressed font and glyph numberings at most, since one subset of a long
- * CJK document is megabytes (a Worker isolate has 128 MB in all), and a numbering of the CJK face 128 KB.
+ * Subsets kept: 64 at most, and 16 MiB of compressed font, ToUnicode map and glyph lists at most, since one subset of
+ * a long CJK document is megabytes (a Worker isolate has 128 MB in all).
  */
 const SUBSET_CACHE_SIZE = 64;
+/** Bytes a glyph takes in a subset's list of glyphs (an array element). */
+const GLYPH_ENTRY_BYTES = 8;
 const SUBSET_CACHE_BYTES = 16 * 1024 * 1024;
 const subsetCache = new Map<string, EmbeddedSubset>();
 /** Glyph sets subset once (SeenBefore): a subset is kept when its glyph set comes again, as a repeated request's. */
 const subsetsSeen = new SeenBefore(1024);
 let subsetCacheBytes = 0;
-const cachedBytes = (subset: EmbeddedSubset) => subset.fontFile.length + subset.newIds.byteLength;
+const cachedBytes = (subset: EmbeddedSubset) => subset.fontFile.length + subset.toUnicode.length + subset.glyphs.length * GLYPH_ENTRY_BYTES;
 
 /** Subsetting and compressing a font is a pure function of its glyphs, so recent results are reused (LRU). */
 function subsetFor(use: FontUse, zlib: Zlib): EmbeddedSubset {
@@ -542,9 +566,8 @@ function subsetFor(use: FontUse, zlib: Zlib): EmbeddedSubset {
     fontFile: compressFontFile(fontFile, use.stable, zlib),
     fontFileLength: fontFile.length,
     toUnicode: compressedToUnicode(use, zlib),
-    widths: PdfSyntax.widths(file, use.glyphs),
+    widths: PdfSyntax.widths(file, use.glyphs, use.stable),
     glyphs: use.glyphs,
-    newIds: use.newIds,
   };
   if (!subsetsSeen.check(key)) return subset;
   subsetCache.set(key, subset);

@@ -1,9 +1,9 @@
 import { inflateSync } from 'node:zlib';
 import pako from 'pako';
-import adler32 from 'pako/lib/zlib/adler32.js';
+import pakoAdler32 from 'pako/lib/zlib/adler32.js';
 import { describe, expect, it } from 'vitest';
 import { concatBytes } from '../../src/bytes.ts';
-import { combinedAdler32, deflatePiece, partOf, storedPiece, zlibOfParts } from '../../src/render/deflate.ts';
+import { adler32, combinedAdler32, deflatePiece, partOf, storedPiece, zlibOfParts } from '../../src/render/deflate.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { LiteralCode } from '../../src/render/literal-deflate.ts';
 import { sampleBytes } from '../support/sample-bytes.ts';
@@ -45,6 +45,13 @@ describe('literal pieces of a zlib stream (issue 19)', () => {
     expect(piece.length).toBeLessThan(deflatePiece(glyphs, 1).length * 1.2);
   });
 
+  it('take the Adler-32 of their bytes as zlib does, over runs of any length and bytes all 0xFF (the largest sums)', () => {
+    const checksum = (bytes: Uint8Array) => pakoAdler32(1, bytes, bytes.length, 0) >>> 0;
+    for (const length of [0, 1, 2047, 2048, 2049, 5552, 140_000]) {
+      for (const bytes of [sampleBytes(length, length), new Uint8Array(length).fill(0xff)]) expect(adler32(bytes)).toBe(checksum(bytes));
+    }
+  });
+
   it('combine Adler-32 checksums as one over the bytes end to end', () => {
     for (const [a, b] of [
       [sampleBytes(0, 5), sampleBytes(10, 6)],
@@ -52,7 +59,7 @@ describe('literal pieces of a zlib stream (issue 19)', () => {
       [sampleBytes(300, 9), sampleBytes(140_000, 10)],
     ] as const) {
       const whole = concatBytes([a, b]);
-      const checksum = (bytes: Uint8Array) => adler32(1, bytes, bytes.length, 0) >>> 0;
+      const checksum = (bytes: Uint8Array) => pakoAdler32(1, bytes, bytes.length, 0) >>> 0;
       expect(combinedAdler32(checksum(a), checksum(b), b.length)).toBe(checksum(whole));
     }
   });

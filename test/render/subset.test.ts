@@ -2,7 +2,7 @@ import fontkit from '@pdf-lib/fontkit';
 import { describe, expect, it } from 'vitest';
 import { concatBytes } from '../../src/bytes.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
-import { closeGlyphSet, glyphDataLength, readTrueType, subsetTrueType, tableChecksum } from '../../src/render/truetype.ts';
+import { closeGlyphSet, glyphDataLength, knownGlyphs, readTrueType, subsetTrueType, tableChecksum } from '../../src/render/truetype.ts';
 
 const bytes = readFontFiles().regular;
 const font = readTrueType(bytes);
@@ -26,12 +26,22 @@ describe('TrueType subsets (issue 19)', () => {
   it('leaves out the known glyph data it starts with and is, with it put back, the whole subset, its checksums right', () => {
     const whole = subsetTrueType(font, glyphs);
     const wholeFile = concatBytes([whole.directory, whole.rest]);
-    const length = glyphDataLength(font, stable);
-    const known = wholeFile.subarray(whole.directory.length, whole.directory.length + length);
-    const part = subsetTrueType(font, glyphs, { glyphs: stable.length, length, checksum: tableChecksum(known) });
-    expect(concatBytes([part.directory, known, part.rest])).toEqual(wholeFile);
+    const { known, glyphData } = knownGlyphs(font, stable);
+    expect(glyphData).toEqual(wholeFile.subarray(whole.directory.length, whole.directory.length + glyphDataLength(font, stable)));
+    const part = subsetTrueType(font, glyphs, known);
+    expect(concatBytes([part.directory, glyphData, part.rest])).toEqual(wholeFile);
     expect(part.length).toBe(wholeFile.length);
     expect(tableChecksum(wholeFile)).toBe(FILE_CHECKSUM);
+  });
+
+  it('is the whole subset after known glyphs when its own glyph data takes long offsets', () => {
+    const many = [...stable, ...Array.from({ length: font.numGlyphs }, (_, gid) => gid).filter((gid) => !stable.includes(gid))];
+    const more = [...many, ...many.slice(1)];
+    expect(glyphDataLength(font, more)).toBeGreaterThan(0x1fffe);
+    const whole = subsetTrueType(font, more);
+    const { known, glyphData } = knownGlyphs(font, stable);
+    const part = subsetTrueType(font, more, known);
+    expect(concatBytes([part.directory, glyphData, part.rest])).toEqual(concatBytes([whole.directory, whole.rest]));
   });
 
   it('draws every glyph as the whole font does, composites renumbered, with short offsets while the glyph data allows', () => {
