@@ -91,6 +91,22 @@ export class AsciiBuffer {
     if (fraction % 10) this.char(DIGIT_ZERO + (fraction % 10));
   }
 
+  /**
+   * A text string as PDF 32000 7.9.2.2 has one beyond ASCII: UTF-16BE with its byte order mark, hex-encoded
+   * (`<FEFF…>`), each UTF-16 unit as four capital hex digits, as pdf-lib's PDFHexString.fromText writes it; without
+   * its arrays and strings per character.
+   */
+  textString(text: string): void {
+    this.text('<FEFF');
+    this.utf16Hex(text);
+    this.char(GREATER);
+  }
+
+  /** The UTF-16 units of a text, each as four capital hex digits. */
+  utf16Hex(text: string): void {
+    for (let i = 0; i < text.length; i++) this.hex4(text.charCodeAt(i));
+  }
+
   /** A line of its own: after a line break unless it is the first. */
   line(text: string): void {
     if (this.length) this.char(LINE_FEED);

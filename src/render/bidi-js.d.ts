@@ -7,6 +7,8 @@ declare module 'bidi-js' {
   interface Bidi {
     getEmbeddingLevels(text: string, direction?: 'ltr' | 'rtl'): EmbeddingLevels;
     getMirroredCharacter(char: string): string | null;
+    /** The bidi type of a UTF-16 unit, by its Unicode name (`L`, `R`, `AL`, `B`, `LRI`, `PDI`…). */
+    getBidiCharTypeName(char: string): string;
   }
   export default function bidiFactory(): Bidi;
 }

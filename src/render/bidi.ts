@@ -29,7 +29,28 @@ const RIGHT_TO_LEFT = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff\u200f\u061c]|[\u
  */
 export function directionMarkOf(paragraph: string): string {
   if (!RIGHT_TO_LEFT.test(paragraph)) return '';
-  return bidi.getEmbeddingLevels(paragraph).paragraphs[0]?.level === 1 ? RIGHT_TO_LEFT_MARK : LEFT_TO_RIGHT_MARK;
+  return firstParagraphLevel(paragraph) === 1 ? RIGHT_TO_LEFT_MARK : LEFT_TO_RIGHT_MARK;
+}
+
+const ISOLATE_INITIATORS = new Set(['LRI', 'RLI', 'FSI']);
+
+/**
+ * The level of the text's first paragraph by rules P2–P3, as bidi-js's getEmbeddingLevels gives it, from the
+ * characters' bidi types up to the first strong one (skipping isolates, ending at a paragraph separator), without
+ * resolving every level of the text: that allocated for every character, on every line drawn.
+ */
+export function firstParagraphLevel(text: string): 0 | 1 {
+  let isolates = 0;
+  for (let index = 0; index < text.length; index++) {
+    // Per UTF-16 unit, as bidi-js types characters.
+    const type = bidi.getBidiCharTypeName(text[index]!);
+    if (type === 'B') return 0;
+    if (ISOLATE_INITIATORS.has(type)) isolates++;
+    else if (type === 'PDI' && isolates > 0) isolates--;
+    else if (isolates === 0 && (type === 'R' || type === 'AL')) return 1;
+    else if (isolates === 0 && type === 'L') return 0;
+  }
+  return 0;
 }
 
 /** Whether a text set as a paragraph of its own (a drawn line, its direction mark included) is right-to-left. */

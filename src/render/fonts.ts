@@ -1,4 +1,5 @@
 import fontkit from '@pdf-lib/fontkit';
+import { LINE_FEED } from './ascii-buffer.ts';
 import { EngineUnavailable } from './errors.ts';
 import type { FontFace, FontWeight, ScriptFace } from './faces.ts';
 import { covers, fallbacksOf } from './fallback.ts';
@@ -212,12 +213,18 @@ export function loadFonts(files: FontFiles): FontSet {
   const regular = textFace('regular');
   const undrawable = (text: string): string[] => {
     if (latin.regular.drawsAlone(text)) return [];
-    const found = new Set<string>();
-    for (const char of text) {
-      const codePoint = char.codePointAt(0)!;
-      if (char !== '\n' && !isDefaultIgnorable(codePoint) && !regular.draws(codePoint)) found.add(char);
+    let found: Set<string> | undefined;
+    // By index, and a set only for a text that has such characters: iterating the text made a string of every
+    // character, and most texts beyond the Latin face's are drawn by the script faces.
+    for (let index = 0; index < text.length; index++) {
+      const codePoint = text.codePointAt(index)!;
+      if (codePoint > 0xffff) index++;
+      if (codePoint !== LINE_FEED && !isDefaultIgnorable(codePoint) && !regular.draws(codePoint)) {
+        found ??= new Set();
+        found.add(String.fromCodePoint(codePoint));
+      }
     }
-    return [...found];
+    return found ? [...found] : [];
   };
 
   return { regular, bold: textFace('bold'), undrawable, load, startDocument, zlib: instantiateZlib(files.zlib) };

@@ -694,7 +694,7 @@ function inOrder(count: number): readonly Stretch[] {
  */
 function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], shown: readonly { advance: number }[]): readonly Stretch[] {
   // Runs in the order of the text (every line without right-to-left text) are one stretch without a move. Checked
-  // in a loop, as below and in spanOf: a closure per text drawn was garbage.
+  // in a loop, as below and in hasSpan: a closure per text drawn was garbage.
   let inTextOrder = true;
   for (let index = 0; index < logicalOrder.length && inTextOrder; index++) inTextOrder = logicalOrder[index] === index;
   if (inTextOrder) return inOrder(runs.length);
@@ -737,22 +737,35 @@ function stretchesOf(runs: SetLine['runs'], logicalOrder: readonly number[], sho
  * so the span holds it in drawing order like the glyphs. A span is a stretch's, not the line's: the stretches
  * of a right-to-left line are drawn right to left, and a line's span would lie from its first glyph to its
  * last. pdf.js ignores /ActualText and reads the glyphs. Latin text drawn left to right gets no span: its bytes
- * stay.
+ * stay. Whether a stretch gets one:
  */
-function spanOf(lineRuns: readonly GlyphRun[], indices: readonly number[]): string {
-  let latinInOrder = true;
-  for (let at = 0; at < indices.length && latinInOrder; at++) {
+function hasSpan(lineRuns: readonly GlyphRun[], indices: readonly number[]): boolean {
+  for (let at = 0; at < indices.length; at++) {
     const run = lineRuns[indices[at]!]!;
-    latinInOrder = !('info' in run.face) && run.drawnText === undefined;
+    if ('info' in run.face || run.drawnText !== undefined) return true;
   }
-  if (latinInOrder) return '';
-  let text = '';
+  return false;
+}
+
+/**
+ * Opens a stretch's span (hasSpan) in `out`: its text written as a text string straight from the runs' texts, no
+ * string joined per stretch and none per glyph.
+ */
+function openSpan(out: AsciiBuffer, lineRuns: readonly GlyphRun[], indices: readonly number[]): void {
+  out.text('/Span << /ActualText <FEFF');
   for (const index of indices) {
     const run = lineRuns[index]!;
-    if (run.drawnText !== undefined) text += run.drawnText;
-    else for (const glyph of run.glyphs) text += glyph.text ?? String.fromCodePoint(glyph.codePoint);
+    if (run.drawnText !== undefined) {
+      out.utf16Hex(run.drawnText);
+      continue;
+    }
+    for (const glyph of run.glyphs) {
+      if (glyph.text !== undefined) out.utf16Hex(glyph.text);
+      else if (glyph.codePoint < 0x10000) out.hex4(glyph.codePoint);
+      else out.utf16Hex(String.fromCodePoint(glyph.codePoint));
+    }
   }
-  return `/Span << /ActualText ${textString(text).toString()} >> BDC `;
+  out.text('> >> BDC ');
 }
 
 type TextOp = Extract<DrawOp, { kind: 'text' }>;
@@ -846,7 +859,7 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
       const stretches = stretchesOf(runs, logicalOrder, shown);
       for (let number = 0; number < stretches.length; number++) {
         const stretch = stretches[number]!;
-        const span = spanOf(runs, stretch.runs);
+        const span = hasSpan(runs, stretch.runs);
         const move = num(stretch.move) === '0' ? '' : `[${num(stretch.move)}] TJ `;
         for (let place = 0; place < stretch.runs.length; place++) {
           const index = stretch.runs[place]!;
@@ -867,7 +880,10 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
             out.decimal(y - lineY);
             out.text(' Td ');
           }
-          if (place === 0) out.text(move + span);
+          if (place === 0) {
+            out.text(move);
+            if (span) openSpan(out, runs, stretch.runs);
+          }
           if (run.emboldened) out.text(`2 Tr ${num((EMBOLDEN_STROKE * op.size) / 1000)} w ${rgb(op.color, 'RG')} `);
           out.append(runChars, shown[index]!.from, shown[index]!.to);
           if (run.emboldened) out.text(' 0 Tr');

@@ -195,7 +195,10 @@ export class StructureTree {
         const text = lines.join(' ');
         const language = languageOfText(text);
         if (language) out.text(`/Lang${languageString(language).toString()}`);
-        if (REORDERED.test(text)) out.text(`/ActualText${PDFHexString.fromText(text).toString()}`);
+        if (REORDERED.test(text)) {
+          out.text('/ActualText');
+          out.textString(text);
+        }
       }
       out.text('>>');
       ends.push(out.length);

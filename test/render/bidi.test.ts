@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import bidiFactory from 'bidi-js';
 import { describe, expect, it } from 'vitest';
-import { embeddingLevels } from '../../src/render/bidi.ts';
+import { embeddingLevels, firstParagraphLevel } from '../../src/render/bidi.ts';
 
 /** Unicode's own conformance data for UAX #9 (Debian's unicode-data 15.0.0; .ci/run installs it). */
 const BIDI_CHARACTER_TEST = '/usr/share/unicode/BidiCharacterTest.txt';
@@ -11,6 +11,8 @@ interface Case {
   text: string;
   /** 0 left-to-right, 1 right-to-left, 2 from the first strong character. */
   direction: number;
+  /** The resolved paragraph level. */
+  paragraphLevel: number;
   /** The resolved level of each code point; null where the algorithm removes the character (rule X9). */
   levels: (number | null)[];
 }
@@ -20,12 +22,13 @@ function readCases(): Case[] {
     .split('\n')
     .flatMap((row, index) => {
       if (row === '' || row.startsWith('#')) return [];
-      const [points, direction, , levels] = row.split(';');
+      const [points, direction, paragraphLevel, levels] = row.split(';');
       return [
         {
           line: index + 1,
           text: String.fromCodePoint(...points!.split(' ').map((hex) => Number.parseInt(hex, 16))),
           direction: Number(direction),
+          paragraphLevel: Number(paragraphLevel),
           levels: levels!.split(' ').map((level) => (level === 'x' ? null : Number(level))),
         },
       ];
@@ -52,6 +55,13 @@ describe('the Unicode Bidirectional Algorithm (bidi-js) against BidiCharacterTes
       const actual = perCodePoint(test.text, levels);
       if (test.levels.some((level, index) => level !== null && level !== actual[index])) wrong.push(test.line);
     }
+    expect(wrong.slice(0, 20), `${wrong.length} cases differ`).toEqual([]);
+  });
+
+  it('takes a paragraph’s level from its first strong character as Unicode does (rules P2–P3), for every case', () => {
+    const wrong = readCases()
+      .filter((test) => test.direction === 2 && firstParagraphLevel(test.text) !== test.paragraphLevel)
+      .map((test) => test.line);
     expect(wrong.slice(0, 20), `${wrong.length} cases differ`).toEqual([]);
   });
 });
