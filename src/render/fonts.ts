@@ -146,7 +146,12 @@ export function loadFonts(files: FontFiles): FontSet {
     const firstCovering = (codePoint: number): number => {
       let found = firstFaces.get(codePoint);
       if (found === undefined) {
-        found = face.glyphOf(codePoint) !== undefined ? -1 : fallbacks.findIndex((fallback) => covers(fallback.info, codePoint));
+        found = -1;
+        // A loop, not findIndex with an arrow: a parameter an arrow captures is given a context on every call,
+        // and this runs for every character of every value.
+        if (face.glyphOf(codePoint) === undefined) {
+          for (let index = 0; index < fallbacks.length && found < 0; index++) if (covers(fallbacks[index]!.info, codePoint)) found = index;
+        }
         firstFaces.set(codePoint, found);
       }
       return found;

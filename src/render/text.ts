@@ -60,7 +60,12 @@ export const DEFAULT_IGNORABLE: readonly (readonly [number, number])[] = [
 ];
 
 export function isDefaultIgnorable(codePoint: number): boolean {
-  return DEFAULT_IGNORABLE.some(([first, last]) => codePoint >= first && codePoint <= last);
+  // A loop: `some` with an arrow made a closure for every character asked about.
+  for (let index = 0; index < DEFAULT_IGNORABLE.length; index++) {
+    const [first, last] = DEFAULT_IGNORABLE[index]!;
+    if (codePoint >= first && codePoint <= last) return true;
+  }
+  return false;
 }
 
 /**

@@ -210,10 +210,21 @@ function clusterTexts(text: string, item: Item, glyphs: ShapedGlyph[], shaped: r
     const cluster = shaped[first]!.cluster;
     let end = first;
     while (end < glyphs.length && shaped[end]!.cluster === cluster) end++;
-    if (!hidden.has(cluster)) out.push(...showCluster(glyphs.slice(first, end), textOf.get(cluster)!, rtl));
+    if (!hidden.has(cluster)) {
+      const clusterText = textOf.get(cluster)!;
+      // A cluster of one glyph (most are) shows all its text, as showCluster gives it, without its arrays.
+      if (end - first === 1) out.push({ ...glyphs[first]!, text: rtl ? reversedCharacters(clusterText) : clusterText });
+      else for (const glyph of showCluster(glyphs.slice(first, end), clusterText, rtl)) out.push(glyph);
+    }
     first = end;
   }
   return out;
+}
+
+/** A text's characters (code points) in reverse order. */
+function reversedCharacters(text: string): string {
+  if (text.length === 1 || (text.length === 2 && text.codePointAt(0)! > 0xffff)) return text;
+  return [...text].reverse().join('');
 }
 
 function showCluster(glyphs: ShapedGlyph[], clusterText: string, rtl: boolean): ShapedGlyph[] {
