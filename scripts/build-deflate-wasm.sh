@@ -6,8 +6,10 @@ set -eu
 cd "$(dirname "$0")/../native"
 lib=libdeflate/lib
 # -mbulk-memory: copies and fills as memory.copy/memory.fill (every runtime here has them).
+# -msimd128: 128-bit SIMD (every runtime here has it), above all for the fill of the match finder's 192 KB of hash
+# tables that every stream starts with: 9.5 us a stream before, 5 after; the same bytes out.
 # FREESTANDING: libdeflate's own memset/memcpy/memmove/memcmp (lib/utils.c) instead of libc's.
-clang --target=wasm32 -O2 -mbulk-memory -ffreestanding -nostdlib -DFREESTANDING \
+clang --target=wasm32 -O2 -mbulk-memory -msimd128 -ffreestanding -nostdlib -DFREESTANDING \
   -fuse-ld=lld -Wl,--no-entry -Wl,--strip-all \
   -o zlib.wasm \
   zlib.c $lib/deflate_compress.c $lib/zlib_compress.c $lib/adler32.c $lib/utils.c
