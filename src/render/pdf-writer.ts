@@ -204,8 +204,11 @@ class FontUse {
         continue;
       }
       if (glyph.text !== undefined) this.textual.add(glyph.gid);
-      const text = glyph.text ?? String.fromCodePoint(glyph.codePoint);
       const shown = this.used.get(glyph.gid) ?? this.stable?.texts.get(glyph.gid);
+      // A Latin glyph shows its character, mostly the one it was first seen with: compared as a code point, no
+      // string made for every glyph of the document.
+      if (shown !== undefined && glyph.text === undefined && isCharacter(shown, glyph.codePoint)) continue;
+      const text = glyph.text ?? String.fromCodePoint(glyph.codePoint);
       if (shown === undefined) this.used.set(glyph.gid, text);
       else if (shown !== text && this.distinct(glyph) && !this.copies.has(`${glyph.gid} ${text}`)) {
         this.copies.set(`${glyph.gid} ${text}`, -1);
@@ -240,8 +243,9 @@ class FontUse {
   /** The subset's number of a glyph as it shows its text. */
   private idOf(glyph: ShapedGlyph): number {
     if (!this.distinct(glyph)) return this.newIds[glyph.gid]!;
-    const text = glyph.text ?? String.fromCodePoint(glyph.codePoint);
     const shown = this.used.get(glyph.gid) ?? this.stable?.texts.get(glyph.gid);
+    if (glyph.text === undefined && isCharacter(shown!, glyph.codePoint)) return this.newIds[glyph.gid]!;
+    const text = glyph.text ?? String.fromCodePoint(glyph.codePoint);
     return shown === text ? this.newIds[glyph.gid]! : this.copies.get(`${glyph.gid} ${text}`)!;
   }
 
@@ -325,6 +329,11 @@ class FontUse {
     }
     return tag;
   }
+}
+
+/** Whether `text` is the one character `codePoint`. */
+function isCharacter(text: string, codePoint: number): boolean {
+  return text.length === (codePoint > 0xffff ? 2 : 1) && text.codePointAt(0) === codePoint;
 }
 
 /** A subset glyph id and the text it shows. */
