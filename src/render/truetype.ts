@@ -102,27 +102,37 @@ const MORE_COMPONENTS = 0x0020;
 const WE_HAVE_AN_X_AND_Y_SCALE = 0x0040;
 const WE_HAVE_A_TWO_BY_TWO = 0x0080;
 
-/** The offsets found by the last componentOffsets call, reused: it runs for every glyph of every new subset. */
-const components: number[] = [];
+/**
+ * The offsets found by the last componentOffsets call, reused: it runs for every glyph of every new subset. A typed
+ * array: emptying a JavaScript array (`length = 0`) gave back its storage, and the next push made new, for every
+ * glyph.
+ */
+let componentAt = new Uint32Array(16);
 
 /**
- * The offset of each component's glyph index in a composite glyph (none for a simple glyph), in an array that the
- * next call overwrites: a callback per glyph, a closure over the caller's state, was garbage for every glyph.
+ * The offset of each component's glyph index in a composite glyph (none for a simple glyph), in componentAt, which
+ * the next call overwrites; how many. A callback per glyph, a closure over the caller's state, was garbage for every
+ * glyph.
  */
-function componentOffsets(font: TrueTypeFile, gid: number): readonly number[] {
-  components.length = 0;
+function componentOffsets(font: TrueTypeFile, gid: number): number {
   const start = font.glyphData + font.glyphOffsets[gid]!;
   const end = font.glyphData + font.glyphOffsets[gid + 1]!;
-  if (end - start < 10 || font.view.getInt16(start) >= 0) return components;
+  if (end - start < 10 || font.view.getInt16(start) >= 0) return 0;
+  let count = 0;
   let at = start + 10;
   for (;;) {
     const flags = font.view.getUint16(at);
-    components.push(at + 2);
+    if (count === componentAt.length) {
+      const larger = new Uint32Array(count * 2);
+      larger.set(componentAt);
+      componentAt = larger;
+    }
+    componentAt[count++] = at + 2;
     at += 4 + (flags & ARG_1_AND_2_ARE_WORDS ? 4 : 2);
     if (flags & WE_HAVE_A_SCALE) at += 2;
     else if (flags & WE_HAVE_AN_X_AND_Y_SCALE) at += 4;
     else if (flags & WE_HAVE_A_TWO_BY_TWO) at += 8;
-    if (!(flags & MORE_COMPONENTS)) return components;
+    if (!(flags & MORE_COMPONENTS)) return count;
   }
 }
 
@@ -132,6 +142,21 @@ function componentOffsets(font: TrueTypeFile, gid: number): readonly number[] {
  */
 const gatheredMarks = new WeakMap<TrueTypeFile, Uint8Array>();
 
+/**
+ * closeGlyphSet's glyphs still to look at, and those gathered, reused by every call and grown to the largest set:
+ * arrays grown by push and emptied by pop gave back and took storage for every glyph.
+ */
+let pendingGlyphs: Uint32Array = new Uint32Array(256);
+let gatheredGlyphs: Uint32Array = new Uint32Array(256);
+
+/** `array` with room for `length` entries: itself, or a copy twice as long. */
+function withRoom(array: Uint32Array, length: number): Uint32Array {
+  if (length <= array.length) return array;
+  const larger = new Uint32Array(Math.max(length, array.length * 2));
+  larger.set(array);
+  return larger;
+}
+
 /** Glyph 0 first, then the used glyphs and every component they are built from, in original order. */
 export function closeGlyphSet(font: TrueTypeFile, used: Iterable<number>): number[] {
   let gathered = gatheredMarks.get(font);
@@ -139,19 +164,32 @@ export function closeGlyphSet(font: TrueTypeFile, used: Iterable<number>): numbe
     gathered = new Uint8Array(font.numGlyphs);
     gatheredMarks.set(font, gathered);
   }
-  const closed = [0];
+  let pending = 0;
+  for (const gid of used) {
+    pendingGlyphs = withRoom(pendingGlyphs, pending + 1);
+    pendingGlyphs[pending++] = gid;
+  }
   gathered[0] = 1;
-  const pending = [...used];
-  while (pending.length) {
-    const gid = pending.pop()!;
+  gatheredGlyphs[0] = 0;
+  let count = 1;
+  while (pending > 0) {
+    const gid = pendingGlyphs[--pending]!;
     if (gathered[gid]) continue;
     gathered[gid] = 1;
-    closed.push(gid);
-    const offsets = componentOffsets(font, gid);
-    for (let place = 0; place < offsets.length; place++) pending.push(font.view.getUint16(offsets[place]!));
+    gatheredGlyphs = withRoom(gatheredGlyphs, count + 1);
+    gatheredGlyphs[count++] = gid;
+    const components = componentOffsets(font, gid);
+    pendingGlyphs = withRoom(pendingGlyphs, pending + components);
+    for (let place = 0; place < components; place++) pendingGlyphs[pending++] = font.view.getUint16(componentAt[place]!);
   }
-  for (let index = 0; index < closed.length; index++) gathered[closed[index]!] = 0;
-  return closed.sort((a, b) => a - b);
+  const closed = gatheredGlyphs.subarray(0, count).sort();
+  // A loop, not Array.from, which takes a typed array through its iterator: an object per glyph.
+  const glyphs: number[] = [];
+  for (let index = 0; index < count; index++) {
+    gathered[closed[index]!] = 0;
+    glyphs.push(closed[index]!);
+  }
+  return glyphs;
 }
 
 /** The sum of the big-endian 32-bit words of `bytes` from `offset` (OpenType's table checksum); `length` a multiple of 4. */
@@ -365,9 +403,9 @@ export function subsetTrueType(font: TrueTypeFile, glyphs: readonly number[], kn
     const start = font.glyphData + font.glyphOffsets[gid]!;
     const end = font.glyphData + font.glyphOffsets[gid + 1]!;
     for (let from = start; from < end; from++) rest[at + from - start] = bytes[from]!;
-    const offsets = componentOffsets(font, gid);
-    for (let place = 0; place < offsets.length; place++) {
-      view.setUint16(at + offsets[place]! - start, newIds[font.view.getUint16(offsets[place]!)]!);
+    const count = componentOffsets(font, gid);
+    for (let place = 0; place < count; place++) {
+      view.setUint16(at + componentAt[place]! - start, newIds[font.view.getUint16(componentAt[place]!)]!);
     }
     at += pad4(end - start);
   }
