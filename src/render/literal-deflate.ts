@@ -1,4 +1,5 @@
-import { deflatePiece, storedPiece } from './deflate.ts';
+import { deflatePiece, partOf, storedPiece, type ZlibPart } from './deflate.ts';
+import type { Zlib } from './zlib.ts';
 
 /**
  * Deflate pieces of literals alone (RFC 1951 3.2.7: one block with Huffman codes made for its own bytes, no
@@ -6,7 +7,8 @@ import { deflatePiece, storedPiece } from './deflate.ts';
  * ToUnicode entries). Glyph data has few repeats: pako's fastest level makes it 9% smaller than literals alone do,
  * but looking for them (with a hash table of 64 KB to clear per call) is most of what a new glyph set cost a render,
  * where counting bytes and writing their codes is a fraction of it. The piece ends like deflatePiece's (a sync
- * flush), so it stands anywhere among the pieces of a zlib stream.
+ * flush), so it stands anywhere among the pieces of a zlib stream. The code is made here; the bytes are coded in
+ * native/zlib.c (literal_block).
  */
 
 const END_OF_BLOCK = 256;
@@ -17,8 +19,6 @@ const MAX_CODE_LENGTH_BITS = 7;
 const CODE_LENGTH_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
 const REPEAT_ZERO_3_TO_10 = 17;
 const REPEAT_ZERO_11_TO_138 = 18;
-/** What follows the empty stored block of a sync flush, after the pad to a byte: its length 0 and the complement. */
-const SYNC_MARKER = Uint8Array.of(0x00, 0x00, 0xff, 0xff);
 
 /**
  * Huffman code lengths for the frequencies, none longer than `limit`; 0 for a symbol that never occurs. Ties go
@@ -110,15 +110,6 @@ class BitWriter {
     this.bytes = new Uint8Array(capacity);
   }
 
-  /** Starts again with room for `capacity` bytes, from what `start` wrote. */
-  restart(capacity: number, start: BitsWritten): void {
-    if (this.bytes.length < capacity) this.bytes = new Uint8Array(Math.max(capacity, this.bytes.length * 2));
-    this.bytes.set(start.bytes);
-    this.at = start.bytes.length;
-    this.buffer = start.buffer;
-    this.count = start.count;
-  }
-
   /** What has been written so far. */
   written(): BitsWritten {
     return { bytes: this.bytes.slice(0, this.at), buffer: this.buffer, count: this.count };
@@ -133,47 +124,7 @@ class BitWriter {
       this.count -= 8;
     }
   }
-
-  /**
-   * Each byte of `data` as its code, `coded[byte]` (the code's bits, and its length above bit 16; write() inlined:
-   * the loop a piece spends its time in); false, with the writer left in no useful state, at a byte that has no
-   * code.
-   */
-  writeCoded(data: Uint8Array, coded: Uint32Array): boolean {
-    const { bytes } = this;
-    let { at, buffer, count } = this;
-    for (let i = 0; i < data.length; i++) {
-      const code = coded[data[i]!]!;
-      if (code === 0) return false;
-      buffer |= (code & 0xffff) << count;
-      count += code >>> 16;
-      if (count >= 16) {
-        bytes[at] = buffer;
-        bytes[at + 1] = buffer >>> 8;
-        at += 2;
-        buffer >>>= 16;
-        count -= 16;
-      }
-    }
-    this.at = at;
-    this.buffer = buffer;
-    this.count = count;
-    return true;
-  }
-
-  /** Pads the last byte with zero bits and appends `tail`: the bytes written, a view of the writer's bytes. */
-  finish(tail: Uint8Array): Uint8Array<ArrayBuffer> {
-    if (this.count > 0) this.bytes[this.at++] = this.buffer & 0xff;
-    this.bytes.set(tail, this.at);
-    return this.bytes.subarray(0, this.at + tail.length);
-  }
 }
-
-/**
- * The writer every piece is written with, its bytes grown to the largest piece, and the piece copied out: a buffer
- * per piece, zeroed and twice the data's size, was garbage. Calls are synchronous, so no two pieces share it.
- */
-const pieceWriter = new BitWriter(4096);
 
 /** The code lengths of the literal alphabet and of the distance alphabet as the code-length alphabet's symbols. */
 function codeLengthSymbols(lengths: readonly number[]): { symbol: number; extra: number; extraBits: number }[] {
@@ -199,26 +150,24 @@ function codeLengthSymbols(lengths: readonly number[]): { symbol: number; extra:
  * code made for the piece's own.
  */
 export class LiteralCode {
-  private readonly lengths: Uint8Array;
-  private readonly codes: Uint16Array;
-  /** Per byte value, its code's bits and, above bit 16, its length: 0 for a byte without a code (BitWriter.writeCoded). */
+  /**
+   * Per byte value (and 256, the end of the block) its code's bits and, above bit 16, its length: 0 for a byte
+   * without a code (Zlib.literalBlock).
+   */
   private readonly coded: Uint32Array;
   /** The block's header (its type and its codes' description), written once: every piece starts with it. */
   private readonly header: BitsWritten;
-  private readonly headerBits: number;
-  /** The longest code's bits. */
-  private readonly longest: number;
 
   constructor(sample: Uint8Array, everyByte: boolean) {
     const frequencies = new Float64Array(LITERAL_CODES).fill(everyByte ? 1 : 0);
     frequencies[END_OF_BLOCK] = 1;
     for (let i = 0; i < sample.length; i++) frequencies[sample[i]!]!++;
-    this.lengths = codeLengths(frequencies, MAX_CODE_BITS);
-    this.codes = reversedCodes(this.lengths);
-    this.coded = Uint32Array.from({ length: 256 }, (_, byte) => (this.lengths[byte]! << 16) | this.codes[byte]!);
+    const lengths = codeLengths(frequencies, MAX_CODE_BITS);
+    const codes = reversedCodes(lengths);
+    this.coded = Uint32Array.from({ length: LITERAL_CODES }, (_, symbol) => (lengths[symbol]! << 16) | codes[symbol]!);
     // No string repeats, so no distance is ever coded; two distance codes of one bit, as zlib writes then, make a
     // complete code that every inflater takes.
-    const symbols = codeLengthSymbols([...this.lengths, 1, 1]);
+    const symbols = codeLengthSymbols([...lengths, 1, 1]);
     const lengthFrequencies = new Uint32Array(CODE_LENGTH_ORDER.length);
     for (const { symbol } of symbols) lengthFrequencies[symbol]!++;
     const lengthLengths = codeLengths(lengthFrequencies, MAX_CODE_LENGTH_BITS);
@@ -236,27 +185,21 @@ export class LiteralCode {
         { code: extra, bits: extraBits },
       ]),
     ];
-    this.headerBits = header.reduce((sum, { bits }) => sum + bits, 0);
-    const writer = new BitWriter(Math.ceil(this.headerBits / 8));
+    const writer = new BitWriter(Math.ceil(header.reduce((sum, { bits }) => sum + bits, 0) / 8));
     for (const { code, bits } of header) writer.write(code, bits);
     this.header = writer.written();
-    this.longest = Math.max(...this.lengths);
   }
 
   /**
-   * `data` as a raw deflate piece like deflatePiece's: one block of literals, ended by a sync flush; or stored
-   * blocks when those are no larger (a few bytes, which the code's description would outweigh).
+   * `data` as a part of a zlib stream like deflatePiece's: one block of literals, ended by a sync flush, coded in
+   * `zlib`'s WebAssembly (four times the speed of the JavaScript loop it replaced, with the Adler-32 taken there
+   * too); or stored blocks when those are no larger (a few bytes, which the code's description would outweigh).
    */
-  piece(data: Uint8Array): Uint8Array<ArrayBuffer> {
-    const { lengths, codes } = this;
-    // The block, its end and the sync flush's empty stored block header, at most.
-    const most = this.headerBits + data.length * this.longest + lengths[END_OF_BLOCK]! + 3;
-    const out = pieceWriter;
-    out.restart(Math.ceil(most / 8) + SYNC_MARKER.length, this.header);
-    if (!out.writeCoded(data, this.coded)) return deflatePiece(data, 1);
-    out.write(codes[END_OF_BLOCK]!, lengths[END_OF_BLOCK]!);
-    out.write(0, 3);
-    const piece = out.finish(SYNC_MARKER);
-    return piece.length < data.length + 5 ? piece.slice() : storedPiece(data);
+  part(data: Uint8Array, zlib: Zlib): ZlibPart {
+    const { bytes, buffer, count } = this.header;
+    const coded = zlib.literalBlock(data, this.coded, bytes, buffer, count);
+    if (!coded) return partOf(data, deflatePiece(data, 1));
+    const piece = coded.piece.length < data.length + 5 ? coded.piece : storedPiece(data);
+    return { piece, length: data.length, adler: coded.adler };
   }
 }

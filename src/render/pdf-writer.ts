@@ -461,7 +461,7 @@ function stableSubsetOf(face: FontFace): StableSubset {
  */
 function compressFontFile({ directory, rest }: SubsetFile, stable: StableSubset | undefined, zlib: Zlib): Uint8Array {
   if (!stable) return zlib.compress(concatBytes([directory, rest]));
-  return zlibOfParts([partOf(directory, storedPiece(directory)), stable.glyphDataPart, partOf(rest, stable.fontFileCode.piece(rest))]);
+  return zlibOfParts([partOf(directory, storedPiece(directory)), stable.glyphDataPart, stable.fontFileCode.part(rest, zlib)]);
 }
 
 /** The ToUnicode CMap of a font, compressed; with a stable subset, its entries compressed once. */
@@ -469,7 +469,7 @@ function compressedToUnicode(use: FontUse, zlib: Zlib): Uint8Array {
   const { stable } = use;
   if (!stable) return zlib.compress(concatBytes([CMAP_HEAD, bfcharBlocks(use.toUnicode(), true)]));
   const rest = bfcharBlocks(use.toUnicode(), true);
-  return zlibOfParts([stable.toUnicodeHead, partOf(rest, stable.toUnicodeCode.piece(rest))]);
+  return zlibOfParts([stable.toUnicodeHead, stable.toUnicodeCode.part(rest, zlib)]);
 }
 
 /**

@@ -12,6 +12,9 @@ interface ZlibExports {
   scratch(size: number): number;
   zlib_bound(compressor: number, length: number): number;
   zlib_compress(compressor: number, input: number, length: number, output: number, capacity: number): number;
+  keep_bytes(size: number): number;
+  adler32(input: number, length: number): number;
+  literal_block(input: number, length: number, codes: number, output: number, bits: number, count: number): number;
 }
 
 /**
@@ -22,9 +25,25 @@ interface ZlibExports {
  */
 const ZLIB_LEVEL = 5;
 
+/** Most bytes a block of literals adds after its codes: the end of block, padding and the sync flush. */
+const LITERAL_BLOCK_END_BYTES = 16;
+
 export interface Zlib {
   /** The zlib stream (RFC 1950) of `data`. */
   compress(data: Uint8Array): Uint8Array<ArrayBuffer>;
+  /**
+   * A deflate piece of one block of literals (literal-deflate.ts) and the Adler-32 of `data`: the block's `header`
+   * (its bytes, and the `bits` and `count` of bits it left over), each byte of `data` as its code from `codes` (per
+   * byte value the code's bits in the low 16 and its length above, 0 for a byte without a code; index 256 the end
+   * of the block), then a sync flush. Undefined when a byte of `data` has no code.
+   */
+  literalBlock(
+    data: Uint8Array,
+    codes: Uint32Array,
+    header: Uint8Array,
+    bits: number,
+    count: number,
+  ): { piece: Uint8Array<ArrayBuffer>; adler: number } | undefined;
   /**
    * The bytes of the instance's memory: the compressor and a scratch area that every call reuses, grown to fit
    * the largest stream compressed so far (WebAssembly memory never shrinks), never per call.
@@ -37,6 +56,8 @@ export function instantiateZlib(module: WebAssembly.Module): Zlib {
   const zlib = new WebAssembly.Instance(module, {}).exports as unknown as ZlibExports;
   const compressor = zlib.compressor(ZLIB_LEVEL);
   if (compressor === 0) throw new RangeError('zlib: no memory for the compressor');
+  // Each code table copied into the instance's memory once (the tables live as long as the process).
+  const codeTables = new WeakMap<Uint32Array, number>();
   return {
     compress(data) {
       const capacity = zlib.zlib_bound(compressor, data.length);
@@ -48,6 +69,26 @@ export function instantiateZlib(module: WebAssembly.Module): Zlib {
       const length = zlib.zlib_compress(compressor, input, data.length, output, capacity);
       if (length === 0) throw new Error(`zlib: a stream of ${data.length} bytes did not fit its bound`);
       return new Uint8Array(zlib.memory.buffer, output, length).slice();
+    },
+    literalBlock(data, codes, header, bits, count) {
+      let table = codeTables.get(codes);
+      if (table === undefined) {
+        table = zlib.keep_bytes(codes.byteLength);
+        if (table === 0) throw new RangeError('zlib: no memory for a code table');
+        new Uint32Array(zlib.memory.buffer, table, codes.length).set(codes);
+        codeTables.set(codes, table);
+      }
+      // A code is at most 15 bits: two bytes a byte at most, then the block's end and the sync flush.
+      const capacity = header.length + data.length * 2 + LITERAL_BLOCK_END_BYTES;
+      const input = zlib.scratch(data.length + capacity);
+      if (input === 0) throw new RangeError(`zlib: out of memory for a block of ${data.length} bytes`);
+      const memory = new Uint8Array(zlib.memory.buffer);
+      memory.set(data, input);
+      const output = input + data.length;
+      memory.set(header, output);
+      const written = zlib.literal_block(input, data.length, table, output + header.length, bits, count);
+      if (written === 0) return undefined;
+      return { piece: memory.slice(output, output + header.length + written), adler: zlib.adler32(input, data.length) };
     },
     memoryBytes: () => zlib.memory.buffer.byteLength,
   };

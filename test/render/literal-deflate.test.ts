@@ -4,8 +4,9 @@ import pakoAdler32 from 'pako/lib/zlib/adler32.js';
 import { describe, expect, it } from 'vitest';
 import { concatBytes } from '../../src/bytes.ts';
 import { adler32, combinedAdler32, deflatePiece, partOf, storedPiece, zlibOfParts } from '../../src/render/deflate.ts';
-import { readFontFiles } from '../../src/render/font-files.ts';
+import { readFontFiles, readZlibModule } from '../../src/render/font-files.ts';
 import { LiteralCode } from '../../src/render/literal-deflate.ts';
+import { instantiateZlib } from '../../src/render/zlib.ts';
 import { sampleBytes } from '../support/sample-bytes.ts';
 
 const inflatesTo = (stream: Uint8Array, whole: Uint8Array) => {
@@ -14,6 +15,7 @@ const inflatesTo = (stream: Uint8Array, whole: Uint8Array) => {
 };
 
 describe('literal pieces of a zlib stream (issue 19)', () => {
+  const zlib = instantiateZlib(readZlibModule());
   const binary = new LiteralCode(sampleBytes(20_000, 1), true);
   const text = new LiteralCode(new TextEncoder().encode('0123456789ABCDEF<> \nbeginbfchar endbfchar'), false);
 
@@ -22,25 +24,25 @@ describe('literal pieces of a zlib stream (issue 19)', () => {
     const outside = new TextEncoder().encode('<0061> <00E9> é ~');
     const parts = [
       partOf(sampleBytes(108, 2), storedPiece(sampleBytes(108, 2))),
-      partOf(sampleBytes(7_000, 3), binary.piece(sampleBytes(7_000, 3))),
+      binary.part(sampleBytes(7_000, 3), zlib),
       partOf(sampleBytes(3_000, 4), deflatePiece(sampleBytes(3_000, 4))),
-      partOf(entries, text.piece(entries)),
-      partOf(outside, text.piece(outside)),
-      partOf(new Uint8Array(0), binary.piece(new Uint8Array(0))),
+      text.part(entries, zlib),
+      text.part(outside, zlib),
+      binary.part(new Uint8Array(0), zlib),
     ];
     inflatesTo(zlibOfParts(parts), concatBytes([sampleBytes(108, 2), sampleBytes(7_000, 3), sampleBytes(3_000, 4), entries, outside]));
   });
 
   it('are stored blocks when the code would take more bytes than the data', () => {
     const few = Uint8Array.of(1, 2, 3);
-    expect(binary.piece(few)).toEqual(storedPiece(few));
+    expect(binary.part(few, zlib)).toEqual(partOf(few, storedPiece(few)));
   });
 
   it('code a face’s glyph data smaller than stored blocks, within a few percent of pako’s fastest level', () => {
     const face = readFontFiles().regular;
     const code = new LiteralCode(face, true);
     const glyphs = face.subarray(40_000, 46_000);
-    const piece = code.piece(glyphs);
+    const { piece } = code.part(glyphs, zlib);
     expect(piece.length).toBeLessThan(glyphs.length * 0.9);
     expect(piece.length).toBeLessThan(deflatePiece(glyphs, 1).length * 1.2);
   });
