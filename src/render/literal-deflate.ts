@@ -101,7 +101,7 @@ interface BitsWritten {
 
 /** Bits written from the first (least significant) bit of each byte, as deflate packs them. */
 class BitWriter {
-  bytes: Uint8Array<ArrayBuffer>;
+  readonly bytes: Uint8Array<ArrayBuffer>;
   private at = 0;
   private buffer = 0;
   private count = 0;
