@@ -1,4 +1,4 @@
-import { type PDFContext, type PDFObject, type PDFRef, PDFStream } from 'pdf-lib';
+import { type PDFContext, PDFName, PDFNumber, type PDFObject, type PDFRef, PDFStream } from 'pdf-lib';
 import { concatBytes } from '../bytes.ts';
 import { AsciiBuffer, LINE_FEED, SPACE } from './ascii-buffer.ts';
 import type { Zlib } from './zlib.ts';
@@ -149,12 +149,11 @@ export function serializePdf(context: PDFContext, written: WrittenObjects, zlib:
 
   push(HEADER);
   for (const [ref, stream] of streams) {
-    entries.set(ref.objectNumber, 1, length, 0);
-    const bytes = new Uint8Array(stream.sizeInBytes());
-    stream.copyBytesInto(bytes, 0);
-    push(ascii(`${ref.objectNumber} 0 obj\n`));
-    push(bytes);
-    push(ascii('\nendobj\n'));
+    // As pdf-lib's PDFStream writes itself (its /Length set first), but the contents pushed as they are: its
+    // copyBytesInto copied them one byte at a time, every font file and page of every document.
+    const contents = stream.getContents();
+    stream.dict.set(PDFName.Length, PDFNumber.of(contents.length));
+    pushObject(ref.objectNumber, stream.dict.toString(), contents);
   }
   packed.forEach((number, index) => {
     entries.set(number, 2, objectStream, index);
