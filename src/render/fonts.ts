@@ -172,7 +172,8 @@ export function loadFonts(files: FontFiles): FontSet {
     };
     return {
       latin: face,
-      draws: (codePoint) => firstCovering(codePoint) >= 0 || face.glyphOf(codePoint) !== undefined,
+      // The Latin face's own table first: most characters are its, and firstCovering is a map's look-up.
+      draws: (codePoint) => face.glyphOf(codePoint) !== undefined || firstCovering(codePoint) >= 0,
       widthOf: (text, size) => (face.drawsAlone(text) ? face.widthOf(text, size) : (set(text).width * size) / 1000),
       setLine: set,
     };
@@ -224,7 +225,7 @@ export function loadFonts(files: FontFiles): FontSet {
     for (let index = 0; index < text.length; index++) {
       const codePoint = text.codePointAt(index)!;
       if (codePoint > 0xffff) index++;
-      if (codePoint !== LINE_FEED && !isDefaultIgnorable(codePoint) && !regular.draws(codePoint)) {
+      if (codePoint !== LINE_FEED && !regular.draws(codePoint) && !isDefaultIgnorable(codePoint)) {
         found ??= new Set();
         found.add(String.fromCodePoint(codePoint));
       }

@@ -40,6 +40,7 @@ const BMP = 0x10000;
 const IGNORED = 0xffff;
 /** Right-to-left marks, embeddings, overrides and isolates: ignorable, but they turn the order of what follows. */
 const RIGHT_TO_LEFT_CONTROLS = /[\u061c\u200f\u202b\u202e\u2067]/;
+const FIRST_RIGHT_TO_LEFT_CONTROL = 0x061c;
 
 /**
  * The shaper for the bundled fonts: glyphs from the cmap, advances from hmtx, and the GPOS positioning of
@@ -62,8 +63,14 @@ export function createShaper(file: TrueTypeFile, characters: ReadonlyMap<number,
   };
 
   const drawsAlone = (text: string): boolean => {
-    for (let i = 0; i < text.length; i++) if (glyphs[text.charCodeAt(i)] === 0) return false;
-    return !RIGHT_TO_LEFT_CONTROLS.test(text);
+    let highest = 0;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (glyphs[code] === 0) return false;
+      if (code > highest) highest = code;
+    }
+    // The controls are none of the characters below the first of them: most texts are not searched for them.
+    return highest < FIRST_RIGHT_TO_LEFT_CONTROL || !RIGHT_TO_LEFT_CONTROLS.test(text);
   };
 
   const width = (text: string): number => {
