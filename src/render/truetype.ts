@@ -172,23 +172,25 @@ export function closeGlyphSet(font: TrueTypeFile, used: Iterable<number>): numbe
   gathered[0] = 1;
   gatheredGlyphs[0] = 0;
   let count = 1;
-  while (pending > 0) {
-    const gid = pendingGlyphs[--pending]!;
-    if (gathered[gid]) continue;
-    gathered[gid] = 1;
-    gatheredGlyphs = withRoom(gatheredGlyphs, count + 1);
-    gatheredGlyphs[count++] = gid;
-    const components = componentOffsets(font, gid);
-    pendingGlyphs = withRoom(pendingGlyphs, pending + components);
-    for (let place = 0; place < components; place++) pendingGlyphs[pending++] = font.view.getUint16(componentAt[place]!);
+  try {
+    while (pending > 0) {
+      const gid = pendingGlyphs[--pending]!;
+      if (gathered[gid]) continue;
+      gathered[gid] = 1;
+      gatheredGlyphs = withRoom(gatheredGlyphs, count + 1);
+      gatheredGlyphs[count++] = gid;
+      const components = componentOffsets(font, gid);
+      pendingGlyphs = withRoom(pendingGlyphs, pending + components);
+      for (let place = 0; place < components; place++) pendingGlyphs[pending++] = font.view.getUint16(componentAt[place]!);
+    }
+  } finally {
+    // Cleared even when a glyph cannot be read, or the next set of this font would lose the glyphs marked here.
+    for (let index = 0; index < count; index++) gathered[gatheredGlyphs[index]!] = 0;
   }
   const closed = gatheredGlyphs.subarray(0, count).sort();
   // A loop, not Array.from, which takes a typed array through its iterator: an object per glyph.
   const glyphs: number[] = [];
-  for (let index = 0; index < count; index++) {
-    gathered[closed[index]!] = 0;
-    glyphs.push(closed[index]!);
-  }
+  for (let index = 0; index < count; index++) glyphs.push(closed[index]!);
   return glyphs;
 }
 

@@ -88,7 +88,7 @@ export function instantiateZlib(module: WebAssembly.Module): Zlib {
       memory.set(header, output);
       const written = zlib.literal_block(input, data.length, table, output + header.length, bits, count);
       if (written === 0) return undefined;
-      return { piece: memory.slice(output, output + header.length + written), adler: zlib.adler32(input, data.length) };
+      return { piece: memory.slice(output, output + header.length + written), adler: zlib.adler32(input, data.length) >>> 0 };
     },
     memoryBytes: () => zlib.memory.buffer.byteLength,
   };

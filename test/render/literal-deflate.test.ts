@@ -33,6 +33,13 @@ describe('literal pieces of a zlib stream (issue 19)', () => {
     inflatesTo(zlibOfParts(parts), concatBytes([sampleBytes(108, 2), sampleBytes(7_000, 3), sampleBytes(3_000, 4), entries, outside]));
   });
 
+  it('carry the Adler-32 of their bytes as an unsigned number, as zlib writes it', () => {
+    const checksum = (bytes: Uint8Array) => pakoAdler32(1, bytes, bytes.length, 0) >>> 0;
+    const samples = Array.from({ length: 8 }, (_, seed) => sampleBytes(3_000 + seed * 997, seed + 20));
+    expect(samples.some((bytes) => checksum(bytes) >= 2 ** 31)).toBe(true);
+    for (const bytes of samples) expect(binary.part(bytes, zlib).adler).toBe(checksum(bytes));
+  });
+
   it('are stored blocks when the code would take more bytes than the data', () => {
     const few = Uint8Array.of(1, 2, 3);
     expect(binary.part(few, zlib)).toEqual(partOf(few, storedPiece(few)));

@@ -56,6 +56,18 @@ describe('TrueType subsets (issue 19)', () => {
     ).toEqual(outlines(bytes, glyphs));
   });
 
+  it('closes the next glyph set of a font whole after one that could not be read', () => {
+    // Glyph 1 is empty; glyph 2 claims components until past the end of its bytes, so reading it throws.
+    const bytes = new Uint8Array(64);
+    const view = new DataView(bytes.buffer);
+    view.setInt16(0, -1);
+    for (let at = 10; at + 2 <= bytes.length; at += 6) view.setUint16(at, 0x0020);
+    const broken = { ...font, bytes, view, numGlyphs: 3, glyphData: 0, glyphOffsets: Uint32Array.of(0, 0, 0, 64) };
+    // Glyph 1 is gathered before glyph 2 throws.
+    expect(() => closeGlyphSet(broken, [2, 1])).toThrow(RangeError);
+    expect(closeGlyphSet(broken, [1])).toEqual([0, 1]);
+  });
+
   it('takes long offsets for glyph data past what short ones hold (128 KB)', () => {
     const every = Array.from({ length: font.numGlyphs }, (_, gid) => gid);
     const twice = [...every, ...every.slice(1)];
