@@ -24,7 +24,7 @@ export function readHarfBuzzModule(): Promise<WebAssembly.Module> {
   return WebAssembly.compile(readFileSync(fileURLToPath(import.meta.resolve('harfbuzzjs/dist/harfbuzz.wasm'))));
 }
 
-/** The PDF streams' compressor (native/zlib.wasm, 44 KB: compiled synchronously); the Worker imports the same file. */
+/** The PDF streams' compressor (native/zlib.wasm, 55 KB: compiled synchronously); the Worker imports the same file. */
 export function readZlibModule(): WebAssembly.Module {
   return new WebAssembly.Module(readFileSync(fileURLToPath(new URL('../../native/zlib.wasm', import.meta.url))));
 }

@@ -14,7 +14,7 @@ import { SeenBefore } from './seen-before.ts';
 import type { ShapedGlyph } from './shaping.ts';
 import { isArtifact, type Mark, PAGINATION, type StructureElement } from './structure.ts';
 import { artifactOperator, LAYOUT, languageString, StructureTree } from './structure-tree.ts';
-import { closeGlyphSet, type KnownGlyphData, knownGlyphs, type SubsetFile, subsetTrueType } from './truetype.ts';
+import { closeGlyphSet, type KnownGlyphData, knownGlyphs, perGlyph, type SubsetFile, subsetTrueType } from './truetype.ts';
 import { cjkLanguageOfLine, type GlyphRun, type SetLine } from './typeset.ts';
 import type { Zlib } from './zlib.ts';
 
@@ -188,7 +188,7 @@ class FontUse {
     this.stable = stable;
     this.resource = resource;
     this.distinctText = distinctText;
-    this.newIds = documentIds(face.file);
+    this.newIds = perGlyph(documentIds, face.file, (glyphs) => new Uint16Array(glyphs));
   }
 
   private distinct(glyph: ShapedGlyph): boolean {
@@ -204,17 +204,24 @@ class FontUse {
         continue;
       }
       if (glyph.text !== undefined) this.textual.add(glyph.gid);
-      const shown = this.used.get(glyph.gid) ?? this.stable?.texts.get(glyph.gid);
-      // A Latin glyph shows its character, mostly the one it was first seen with: compared as a code point, no
-      // string made for every glyph of the document.
-      if (shown !== undefined && glyph.text === undefined && isCharacter(shown, glyph.codePoint)) continue;
-      const text = glyph.text ?? String.fromCodePoint(glyph.codePoint);
-      if (shown === undefined) this.used.set(glyph.gid, text);
-      else if (shown !== text && this.distinct(glyph) && !this.copies.has(`${glyph.gid} ${text}`)) {
-        this.copies.set(`${glyph.gid} ${text}`, -1);
+      const shown = this.shownBy(glyph.gid);
+      if (shown === undefined) {
+        this.used.set(glyph.gid, textOf(glyph));
+        continue;
+      }
+      if (showsText(glyph, shown) || !this.distinct(glyph)) continue;
+      const text = textOf(glyph);
+      const key = copyKey(glyph.gid, text);
+      if (!this.copies.has(key)) {
+        this.copies.set(key, -1);
         this.copyOrder.push([glyph.gid, text]);
       }
     }
+  }
+
+  /** The text a glyph id shows in the subset: as first seen in the document, else as a stable glyph. */
+  private shownBy(gid: number): string | undefined {
+    return this.used.get(gid) ?? this.stable?.texts.get(gid);
   }
 
   /**
@@ -227,7 +234,7 @@ class FontUse {
     const copiesFrom = this.glyphs.length - this.copyOrder.length;
     for (let index = 0; index < copiesFrom; index++) this.newIds[this.glyphs[index]!] = index;
     this.copyOrder.forEach(([gid, text], index) => {
-      this.copies.set(`${gid} ${text}`, copiesFrom + index);
+      this.copies.set(copyKey(gid, text), copiesFrom + index);
     });
   }
 
@@ -242,11 +249,8 @@ class FontUse {
 
   /** The subset's number of a glyph as it shows its text. */
   private idOf(glyph: ShapedGlyph): number {
-    if (!this.distinct(glyph)) return this.newIds[glyph.gid]!;
-    const shown = this.used.get(glyph.gid) ?? this.stable?.texts.get(glyph.gid);
-    if (glyph.text === undefined && isCharacter(shown!, glyph.codePoint)) return this.newIds[glyph.gid]!;
-    const text = glyph.text ?? String.fromCodePoint(glyph.codePoint);
-    return shown === text ? this.newIds[glyph.gid]! : this.copies.get(`${glyph.gid} ${text}`)!;
+    if (!this.distinct(glyph) || showsText(glyph, this.shownBy(glyph.gid)!)) return this.newIds[glyph.gid]!;
+    return this.copies.get(copyKey(glyph.gid, textOf(glyph)))!;
   }
 
   /**
@@ -261,7 +265,7 @@ class FontUse {
     this.used.forEach((text, gid) => {
       entries.push([this.newIds[gid]!, text]);
     });
-    for (const [gid, text] of this.copyOrder) entries.push([this.copies.get(`${gid} ${text}`)!, text]);
+    for (const [gid, text] of this.copyOrder) entries.push([this.copies.get(copyKey(gid, text))!, text]);
     return entries.sort((a, b) => a[0] - b[0]);
   }
 
@@ -331,10 +335,20 @@ class FontUse {
   }
 }
 
-/** Whether `text` is the one character `codePoint`. */
-function isCharacter(text: string, codePoint: number): boolean {
-  return text.length === (codePoint > 0xffff ? 2 : 1) && text.codePointAt(0) === codePoint;
+/** What a glyph shows: a script face's glyph its text, a Latin glyph its character. */
+const textOf = (glyph: ShapedGlyph): string => glyph.text ?? String.fromCodePoint(glyph.codePoint);
+
+/**
+ * Whether a glyph shows `shown`: a Latin glyph's character compared as a code point, no string made for every glyph
+ * of the document.
+ */
+function showsText(glyph: ShapedGlyph, shown: string): boolean {
+  if (glyph.text !== undefined) return glyph.text === shown;
+  return shown.length === (glyph.codePoint > 0xffff ? 2 : 1) && shown.codePointAt(0) === glyph.codePoint;
 }
+
+/** The key of a glyph's copy that shows `text` (FontUse.copies). */
+const copyKey = (gid: number, text: string): string => `${gid} ${text}`;
 
 /** A subset glyph id and the text it shows. */
 type ToUnicodeEntry = readonly [id: number, text: string];
@@ -473,20 +487,10 @@ function compressedToUnicode(use: FontUse, zlib: Zlib): Uint8Array {
 }
 
 /**
- * The subset's id of each glyph of a face in the document being written, one array per face for every document:
- * an array per face per document, as long as the face has glyphs (128 KB for the CJK face), was garbage, and kept
- * with every cached subset. FontUse.seal writes the ids of its subset's glyphs, the only ones read; writing a PDF
- * is synchronous, so one document uses the array at a time.
+ * The subset's id of each glyph of a face in the document being written (perGlyph): FontUse.seal writes the ids of
+ * its subset's glyphs; an array per face per document was also kept with every cached subset.
  */
-const documentIdArrays = new WeakMap<EmbeddableFace['file'], Uint16Array>();
-function documentIds(file: EmbeddableFace['file']): Uint16Array {
-  let ids = documentIdArrays.get(file);
-  if (!ids) {
-    ids = new Uint16Array(file.numGlyphs);
-    documentIdArrays.set(file, ids);
-  }
-  return ids;
-}
+const documentIds = new WeakMap<EmbeddableFace['file'], Uint16Array>();
 
 /** What embedding a font subset costs to compute: the same for the same glyphs, so kept for reuse. */
 interface EmbeddedSubset {

@@ -107,7 +107,7 @@ const WE_HAVE_A_TWO_BY_TWO = 0x0080;
  * array: emptying a JavaScript array (`length = 0`) gave back its storage, and the next push made new, for every
  * glyph.
  */
-let componentAt = new Uint32Array(16);
+let componentAt: Uint32Array = new Uint32Array(16);
 
 /**
  * The offset of each component's glyph index in a composite glyph (none for a simple glyph), in componentAt, which
@@ -122,11 +122,7 @@ function componentOffsets(font: TrueTypeFile, gid: number): number {
   let at = start + 10;
   for (;;) {
     const flags = font.view.getUint16(at);
-    if (count === componentAt.length) {
-      const larger = new Uint32Array(count * 2);
-      larger.set(componentAt);
-      componentAt = larger;
-    }
+    componentAt = withRoom(componentAt, count + 1);
     componentAt[count++] = at + 2;
     at += 4 + (flags & ARG_1_AND_2_ARE_WORDS ? 4 : 2);
     if (flags & WE_HAVE_A_SCALE) at += 2;
@@ -137,8 +133,22 @@ function componentOffsets(font: TrueTypeFile, gid: number): number {
 }
 
 /**
- * A mark per glyph of a font, set while closeGlyphSet gathers a set and cleared before it returns: a Set per call
- * was most of what closing a document's glyphs cost. Calls are synchronous, so no two share it at once.
+ * An array with an entry per glyph of `font`, one per font in `arrays`, made once and reused by every call: its users
+ * write the entries of one glyph set and read only those, synchronously, where an array per set (as long as the font
+ * has glyphs: 128 KB for the CJK face) was garbage.
+ */
+export function perGlyph<T>(arrays: WeakMap<TrueTypeFile, T>, font: TrueTypeFile, make: (glyphs: number) => T): T {
+  let array = arrays.get(font);
+  if (array === undefined) {
+    array = make(font.numGlyphs);
+    arrays.set(font, array);
+  }
+  return array;
+}
+
+/**
+ * A mark per glyph of a font (perGlyph), set while closeGlyphSet gathers a set and cleared before it returns: a Set
+ * per call was most of what closing a document's glyphs cost.
  */
 const gatheredMarks = new WeakMap<TrueTypeFile, Uint8Array>();
 
@@ -159,11 +169,7 @@ function withRoom(array: Uint32Array, length: number): Uint32Array {
 
 /** Glyph 0 first, then the used glyphs and every component they are built from, in original order. */
 export function closeGlyphSet(font: TrueTypeFile, used: Iterable<number>): number[] {
-  let gathered = gatheredMarks.get(font);
-  if (!gathered) {
-    gathered = new Uint8Array(font.numGlyphs);
-    gatheredMarks.set(font, gathered);
-  }
+  const gathered = perGlyph(gatheredMarks, font, (glyphs) => new Uint8Array(glyphs));
   let pending = 0;
   for (const gid of used) {
     pendingGlyphs = withRoom(pendingGlyphs, pending + 1);
@@ -216,21 +222,12 @@ export function glyphDataLength(font: TrueTypeFile, glyphs: readonly number[], f
   return length;
 }
 
-const newIdArrays = new WeakMap<TrueTypeFile, Uint16Array>();
-
 /**
- * An array of a glyph id per glyph of the font, kept per font for subsetTrueType to write the new ids of a subset's
- * glyphs into; entries of other glyphs are left from earlier subsets, and never read (a subset holds the components
- * of its glyphs). Subsetting is synchronous, so no two subsets share it at once.
+ * A glyph id per glyph of a font (perGlyph), for subsetTrueType to write the new ids of a subset's glyphs into;
+ * entries of other glyphs are left from earlier subsets, and never read (a subset holds the components of its
+ * glyphs).
  */
-function newIdsOf(font: TrueTypeFile): Uint16Array {
-  let ids = newIdArrays.get(font);
-  if (!ids) {
-    ids = new Uint16Array(font.numGlyphs);
-    newIdArrays.set(font, ids);
-  }
-  return ids;
-}
+const newIdArrays = new WeakMap<TrueTypeFile, Uint16Array>();
 
 /**
  * The glyphs a subset starts with when they are the same in many subsets (pdf-writer.ts StableSubset), their parts
@@ -353,7 +350,7 @@ interface TablePlace {
  * checksum is read, and their metrics and short offsets are copied; the subset's work is its other glyphs'.
  */
 export function subsetTrueType(font: TrueTypeFile, glyphs: readonly number[], known: KnownGlyphData = NO_KNOWN_GLYPH_DATA): SubsetFile {
-  const newIds = newIdsOf(font);
+  const newIds = perGlyph(newIdArrays, font, (glyphs) => new Uint16Array(glyphs));
   for (let index = 0; index < glyphs.length; index++) newIds[glyphs[index]!] = index;
   const ownLength = glyphDataLength(font, glyphs, known.glyphs);
   // Offsets halved in 16 bits (the short format) when the glyph data allows it: half the loca table's bytes.

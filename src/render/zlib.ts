@@ -58,13 +58,18 @@ export function instantiateZlib(module: WebAssembly.Module): Zlib {
   if (compressor === 0) throw new RangeError('zlib: no memory for the compressor');
   // Each code table copied into the instance's memory once (the tables live as long as the process).
   const codeTables = new WeakMap<Uint32Array, number>();
+  /** `data` copied into the scratch area with `capacity` bytes after it for what is written from it: where it starts. */
+  const placed = (data: Uint8Array, capacity: number): number => {
+    const input = zlib.scratch(data.length + capacity);
+    if (input === 0) throw new RangeError(`zlib: out of memory for ${data.length} bytes`);
+    // A view made after scratch(), which may have grown the memory and so detached the buffer seen before.
+    new Uint8Array(zlib.memory.buffer, input, data.length).set(data);
+    return input;
+  };
   return {
     compress(data) {
       const capacity = zlib.zlib_bound(compressor, data.length);
-      const input = zlib.scratch(data.length + capacity);
-      if (input === 0) throw new RangeError(`zlib: out of memory for a stream of ${data.length} bytes`);
-      // Read after scratch(), which may have grown the memory and so detached the buffer seen before.
-      new Uint8Array(zlib.memory.buffer, input, data.length).set(data);
+      const input = placed(data, capacity);
       const output = input + data.length;
       const length = zlib.zlib_compress(compressor, input, data.length, output, capacity);
       if (length === 0) throw new Error(`zlib: a stream of ${data.length} bytes did not fit its bound`);
@@ -79,12 +84,9 @@ export function instantiateZlib(module: WebAssembly.Module): Zlib {
         codeTables.set(codes, table);
       }
       // A code is at most 15 bits: two bytes a byte at most, then the block's end and the sync flush.
-      const capacity = header.length + data.length * 2 + LITERAL_BLOCK_END_BYTES;
-      const input = zlib.scratch(data.length + capacity);
-      if (input === 0) throw new RangeError(`zlib: out of memory for a block of ${data.length} bytes`);
-      const memory = new Uint8Array(zlib.memory.buffer);
-      memory.set(data, input);
+      const input = placed(data, header.length + data.length * 2 + LITERAL_BLOCK_END_BYTES);
       const output = input + data.length;
+      const memory = new Uint8Array(zlib.memory.buffer);
       memory.set(header, output);
       const written = zlib.literal_block(input, data.length, table, output + header.length, bits, count);
       if (written === 0) return undefined;
