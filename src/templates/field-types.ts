@@ -51,10 +51,15 @@ const FORBIDDEN =
   /[\u202A-\u202E\u2066-\u2069\uFEFF\u200B]|[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u0084\u0086-\u009F]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const LINE_BREAK = /[\n\r\u0085\u2028\u2029]/;
 
-function codePointLength(text: string): number {
+/**
+ * More than `maxChars` code points (the contract's unit). A text of at most that many UTF-16 units has at most that
+ * many code points, and nearly every value is one: its code points are counted only past it.
+ */
+function longerThan(text: string, maxChars: number): boolean {
+  if (text.length <= maxChars) return false;
   let length = 0;
   for (const _ of text) length++;
-  return length;
+  return length > maxChars;
 }
 
 /** Blank: empty or only white space. A blank optional field is left off; a blank required one is `required`. */
@@ -89,7 +94,7 @@ export function text(maxChars: number = LIMITS.textChars): FieldType<string> {
       const raw = typed.value instanceof JsonNumber ? typed.value.text : typed.value;
       const checked = checkCharacters(raw, false);
       if (!checked.ok) return checked;
-      if (codePointLength(raw) > maxChars) return problem('too_long', [], `At most ${maxChars} characters.`);
+      if (longerThan(raw, maxChars)) return problem('too_long', [], `At most ${maxChars} characters.`);
       return ok(raw);
     },
   };
@@ -105,7 +110,7 @@ export function multiline(maxChars: number = LIMITS.multilineChars): FieldType<s
       if (!typed.ok) return typed;
       const checked = checkCharacters(typed.value, true);
       if (!checked.ok) return checked;
-      if (codePointLength(checked.value) > maxChars) return problem('too_long', [], `At most ${maxChars} characters.`);
+      if (longerThan(checked.value, maxChars)) return problem('too_long', [], `At most ${maxChars} characters.`);
       return checked;
     },
   };
@@ -403,7 +408,7 @@ export const lineItems: FieldType<LineItem[]> = {
       return collect(value.map((item, index) => readUnder(index, readItemObject(item, context))));
     }
     if (typeof value !== 'string') return problem('wrong_type', [], 'An array of line items or a text with one item per line.');
-    if (codePointLength(value) > LIMITS.lineItemsTextChars) {
+    if (longerThan(value, LIMITS.lineItemsTextChars)) {
       return problem('too_long', [], `At most ${LIMITS.lineItemsTextChars} characters.`);
     }
     const lines = value.split(/\r?\n/).filter((line) => line.trim() !== '');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JsonNumber } from '../../src/json/parse.ts';
 import { CURRENCY_CODES, CURRENCY_MINOR_DIGITS } from '../../src/templates/currencies.ts';
-import { multiline, text, url } from '../../src/templates/field-types.ts';
+import { lineItems, multiline, text, url } from '../../src/templates/field-types.ts';
 
 describe('currencies', () => {
   it('accepts exactly 155 codes, each three capital letters with its minor digits', () => {
@@ -25,5 +25,31 @@ describe('normalised values', () => {
 
   it('multiline: CR LF becomes LF', () => {
     expect(multiline().read('a\r\nb', {})).toEqual({ ok: true, value: 'a\nb' });
+  });
+});
+
+describe('lengths in code points', () => {
+  // U+1D11E MUSICAL SYMBOL G CLEF: one code point, two UTF-16 units.
+  const clef = '\u{1D11E}';
+
+  it('text and multiline: a character outside the BMP counts once, at the limit and past it', () => {
+    for (const [type, limit] of [
+      [text(200), 200],
+      [multiline(2000), 2000],
+    ] as const) {
+      expect(type.read(clef.repeat(limit), {})).toEqual({ ok: true, value: clef.repeat(limit) });
+      expect(type.read(`${clef.repeat(limit - 1)}ab`, {})).toMatchObject({ ok: false, problems: [{ code: 'too_long' }] });
+    }
+  });
+
+  it('line items as text: 12,000 code points in UTF-16 units beyond it', () => {
+    const line = `${clef.repeat(190)} | 1 | 2\n`;
+    const items = [...line.repeat(61)].slice(0, 11_999).join('');
+    expect(items.length).toBeGreaterThan(12_000);
+    expect(lineItems.read(items, {})).not.toMatchObject({ problems: [{ code: 'too_long' }] });
+    expect(lineItems.read(`${items}xx`, {})).toMatchObject({
+      ok: false,
+      problems: [{ code: 'too_long' }],
+    });
   });
 });
