@@ -27,7 +27,8 @@ const MARKS = /(\{keyId\}|\{accountId\})/;
 /**
  * The buckets `make` gives a caller, as SQL: names and limits come from the same functions that name and limit
  * them in JavaScript (buckets.ts), the ids spliced in where the caller's stand in, each limit a CASE over the plans
- * (an unknown stored plan counts as free, as planOf has it).
+ * (an unknown stored plan counts as free, as planOf has it), or the number itself where every plan has the same:
+ * no look-up of the caller's plan then (the requests bucket's, in most statements of a keyed request).
  */
 export function bucketsInSql(
   make: (keyId: string, accountId: string, plan: PlanLimits) => readonly Bucket[],
@@ -36,14 +37,17 @@ export function bucketsInSql(
   const byPlan = Object.entries(PLANS).map(([name, plan]) => [name, make(KEY_MARK, ACCOUNT_MARK, plan.limits)] as const);
   const fallback = make(KEY_MARK, ACCOUNT_MARK, planOf('').limits);
   return fallback.map((bucket, index) => {
-    const whens = byPlan.map(([name, buckets]) => `WHEN '${name}' THEN ${buckets[index]!.limit}`).join(' ');
+    const limits = byPlan.map(([, buckets]) => buckets[index]!.limit);
+    const whens = byPlan.map(([name], plan) => `WHEN '${name}' THEN ${limits[plan]}`).join(' ');
     const parts = bucket.name
       .split(MARKS)
       .filter((part) => part !== '')
       .map((part) => (part === KEY_MARK ? caller.keyId : part === ACCOUNT_MARK ? caller.accountId : sql`${part}`));
     return {
       name: sql`(${sql.join(parts, sql` || `)})`,
-      limit: sql`(CASE ${caller.plan} ${sql.raw(whens)} ELSE ${sql.raw(String(bucket.limit))} END)`,
+      limit: limits.every((limit) => limit === bucket.limit)
+        ? sql.raw(String(bucket.limit))
+        : sql`(CASE ${caller.plan} ${sql.raw(whens)} ELSE ${sql.raw(String(bucket.limit))} END)`,
       windowMs: bucket.windowMs,
     };
   });

@@ -64,7 +64,12 @@ function longerThan(text: string, maxChars: number): boolean {
 
 /** Blank: empty or only white space. A blank optional field is left off; a blank required one is `required`. */
 export function isBlank(value: JsonValue | undefined): boolean {
-  return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+  if (value === undefined || value === null) return true;
+  if (typeof value !== 'string') return false;
+  // Nearly every value starts with a printable ASCII character, never white space: no trimmed copy for it.
+  const first = value.charCodeAt(0);
+  if (first > 0x20 && first < 0x7f) return false;
+  return value.trim() === '';
 }
 
 function checkCharacters(text: string, allowLineBreaks: boolean): Read<string> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JsonNumber } from '../../src/json/parse.ts';
 import { CURRENCY_CODES, CURRENCY_MINOR_DIGITS } from '../../src/templates/currencies.ts';
-import { lineItems, multiline, text, url } from '../../src/templates/field-types.ts';
+import { isBlank, lineItems, multiline, text, url } from '../../src/templates/field-types.ts';
 
 describe('currencies', () => {
   it('accepts exactly 155 codes, each three capital letters with its minor digits', () => {
@@ -51,5 +51,15 @@ describe('lengths in code points', () => {
       ok: false,
       problems: [{ code: 'too_long' }],
     });
+  });
+});
+
+describe('blank values', () => {
+  it('are missing, null, empty or white space only (any of JavaScript trim’s), never a value with a character', () => {
+    for (const blank of [undefined, null, '', ' ', '\t\n\r', '\u00a0\u3000\u2028\ufeff', ' \u1680 '])
+      expect(isBlank(blank), JSON.stringify(blank)).toBe(true);
+    for (const value of ['a', ' a', '\u00a0a', '~', '!', '\u3000x\u3000', 'é', false, 0, [], {}]) {
+      expect(isBlank(value as Parameters<typeof isBlank>[0]), JSON.stringify(value)).toBe(false);
+    }
   });
 });
