@@ -1,6 +1,5 @@
 import type { ResultSet, Row } from '@libsql/client';
 import Libsql from 'libsql';
-import { CheckpointThread } from './checkpoints.ts';
 import { DatabaseBusy, DatabaseClosed, isLockBusy } from './failures.ts';
 
 type SqlValue = string | number | bigint | boolean | null | Uint8Array;
@@ -107,17 +106,14 @@ const CHANGES_ROWS = /^\s*(INSERT|UPDATE|DELETE|REPLACE|WITH)\b/i;
  * Statements are told apart by their first word: the service's SQL comes from drizzle and this repository.
  */
 export class EmbeddedClient implements SqlClient {
-  readonly #path: string;
   readonly #connection: Libsql.Database;
   readonly #statements = new Map<string, Prepared>();
   readonly #busyWaitMs: number;
   /** When a call last waited #busyWaitMs for the lock in vain (performance.now()). */
   #gaveUpAt = -Infinity;
   #closed = false;
-  #checkpoints: CheckpointThread | undefined;
 
   constructor(path: string, options: { busyWaitMs?: number } = {}) {
-    this.#path = path;
     this.#connection = new Libsql(path);
     this.#busyWaitMs = options.busyWaitMs ?? DEFAULT_BUSY_WAIT_MS;
   }
@@ -221,27 +217,10 @@ export class EmbeddedClient implements SqlClient {
     });
   }
 
-  /**
-   * The file's checkpoints made by a thread of their own from now on (CheckpointThread), for a server: once it
-   * listens, since a process that exits while the thread starts may abort (CheckpointThread.stop). The file is in
-   * WAL mode (openDatabase); an in-memory database has no WAL and no thread.
-   */
-  checkpointInThread(): void {
-    if (this.#path === ':memory:' || this.#closed) return;
-    this.#checkpoints ??= new CheckpointThread(this.#path, this.#connection);
-  }
-
   /** Later calls fail with DatabaseClosed; the engine itself must not be touched once closed (it aborts). */
   close(): void {
     this.#closed = true;
-    void this.#checkpoints?.stop();
     this.#statements.clear();
     this.#connection.close();
-  }
-
-  /** close(), once the checkpoint thread has ended: what a process does before it exits (CheckpointThread.stop). */
-  async closeWhenThreadEnded(): Promise<void> {
-    await this.#checkpoints?.stop();
-    this.close();
   }
 }

@@ -5,7 +5,6 @@ import Libsql from 'libsql';
 import { createApp } from '../../src/app.ts';
 import { systemClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
-import { CheckpointThread } from '../../src/db/checkpoints.ts';
 import type { SqlClient } from '../../src/db/embedded.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
 import * as schema from '../../src/db/schema.ts';
@@ -34,21 +33,16 @@ interface Timed {
   ms: number;
 }
 
-/**
- * A connection like a server's EmbeddedClient (statements kept prepared, each batch one BEGIN IMMEDIATE … COMMIT,
- * checkpoints mostly in a thread of their own), timed.
- */
+/** A connection like EmbeddedClient's (statements kept prepared, each batch one BEGIN IMMEDIATE … COMMIT), timed. */
 class TimedClient implements SqlClient {
   readonly connection: Libsql.Database;
   readonly times = new Map<string, Timed>();
   readonly #statements = new Map<string, { statement: Libsql.Statement; columns: string[] }>();
-  readonly #checkpoints: CheckpointThread;
 
   constructor(path: string) {
     this.connection = new Libsql(path);
     this.connection.exec('PRAGMA synchronous = NORMAL');
     this.connection.exec('PRAGMA foreign_keys = ON');
-    this.#checkpoints = new CheckpointThread(path, this.connection);
   }
 
   #time<T>(name: string, work: () => T): T {
@@ -108,7 +102,6 @@ class TimedClient implements SqlClient {
   }
 
   close(): void {
-    this.#checkpoints.stop();
     this.connection.close();
   }
 }

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { createApp } from '../../src/app.ts';
 import { systemClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
-import type { EmbeddedClient } from '../../src/db/embedded.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
@@ -13,7 +12,7 @@ import { seedAccounts } from './accounts.ts';
 /**
  * `bun test/bench/outside-render.ts`: a final's server time outside the render (issue 19's target 4), in process,
  * without HTTP and the load driver that share the machine with `npm run bench:load`'s server: the service's fetch
- * handler on an embedded file set up as a server's (its checkpoint thread), ROUNDS rounds of FINALS finals with a new
+ * handler on an embedded file set up as a server's, ROUNDS rounds of FINALS finals with a new
  * Idempotency-Key, the rate limits off then on in each round (on: round 1,200 keys of 600 accounts, as the load
  * bench). Each final's server time and render time come from its request log line; the database's part is the time
  * in `db.batch`, the rest is JavaScript (reading and checking the request, the answer). Prints each round and the
@@ -34,7 +33,6 @@ interface Split {
 async function finalsWith(rateLimits: boolean) {
   const { db, client } = await openDatabase(`file:${join(tempDir('svc-outside-'), 'svc.db')}`);
   const keys = await seedAccounts(db, rateLimits ? 600 : 1, 'outside');
-  (client as EmbeddedClient).checkpointInThread();
   let databaseMs = 0;
   const batch = db.batch.bind(db);
   db.batch = (async (...args: Parameters<typeof batch>) => {
@@ -77,7 +75,7 @@ async function finalsWith(rateLimits: boolean) {
     }, 0);
     return { outside: outside / count, database: databaseMs / count };
   };
-  return { send, close: () => (client as EmbeddedClient).closeWhenThreadEnded() };
+  return { send, close: () => client.close() };
 }
 
 const off = await finalsWith(false);
@@ -100,5 +98,5 @@ const medianOf = (pick: (round: { off: Split; on: Split }) => Split): Split => (
 console.log(
   `median of ${ROUNDS} rounds of ${FINALS} finals: limits off ${show(medianOf((r) => r.off))}; on ${show(medianOf((r) => r.on))}`,
 );
-await off.close();
-await on.close();
+off.close();
+on.close();
