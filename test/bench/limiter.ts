@@ -11,8 +11,8 @@ import * as schema from '../../src/db/schema.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
 import { tempDir } from '../support/processes.ts';
-import { fixtureText } from '../support/requests.ts';
 import { seedAccounts } from './accounts.ts';
+import { sendFinal } from './finals.ts';
 
 /**
  * `bun test/bench/limiter.ts`: where a final's database time goes, statement by statement, with the rate limits off
@@ -107,7 +107,6 @@ class TimedClient implements SqlClient {
 }
 
 const fonts = loadFonts(readFontFiles());
-const body = fixtureText('reference-invoice.json');
 
 async function profile(rateLimits: boolean): Promise<void> {
   const path = join(tempDir('svc-limiter-'), 'svc.db');
@@ -119,19 +118,7 @@ async function profile(rateLimits: boolean): Promise<void> {
   const fetch = createApp({ db, clock: systemClock, config: loadConfig({}, { logRequests: false, rateLimitsEnabled: rateLimits }), fonts });
   for (let index = 0; index < WARMUP + FINALS; index++) {
     if (index === WARMUP) client.times.clear();
-    const response = await fetch(
-      new Request('http://localhost/api/v1/documents', {
-        method: 'POST',
-        headers: {
-          Authorization: `Bearer ${keys[index % keys.length]}`,
-          'Content-Type': 'application/json',
-          'Idempotency-Key': `limiter-${index}`,
-        },
-        body,
-      }),
-    );
-    await response.arrayBuffer();
-    if (response.status !== 201) throw new Error(`a final answered ${response.status}`);
+    await sendFinal(fetch, keys[index % keys.length]!, `limiter-${index}`);
   }
   console.log(
     `\nRate limits ${rateLimits ? 'on' : 'off'}: µs per final (statements per final), ${FINALS} finals with a new Idempotency-Key`,

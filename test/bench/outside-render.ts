@@ -6,8 +6,8 @@ import { openDatabase } from '../../src/db/libsql.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
 import { tempDir } from '../support/processes.ts';
-import { fixtureText } from '../support/requests.ts';
 import { seedAccounts } from './accounts.ts';
+import { sendFinal } from './finals.ts';
 
 /**
  * `bun test/bench/outside-render.ts`: a final's server time outside the render (issue 19's target 4), in process,
@@ -23,7 +23,6 @@ const FINALS = Number(process.env.FINALS ?? 2000);
 const WARMUP = 1000;
 
 const fonts = loadFonts(readFontFiles());
-const body = fixtureText('reference-invoice.json');
 
 interface Split {
   outside: number;
@@ -52,19 +51,7 @@ async function finalsWith(rateLimits: boolean) {
     databaseMs = 0;
     try {
       for (let index = 0; index < count; index++, sent++) {
-        const response = await fetch(
-          new Request('http://localhost/api/v1/documents', {
-            method: 'POST',
-            headers: {
-              Authorization: `Bearer ${keys[sent % keys.length]}`,
-              'Content-Type': 'application/json',
-              'Idempotency-Key': `outside-${sent}`,
-            },
-            body,
-          }),
-        );
-        await response.arrayBuffer();
-        if (response.status !== 201) throw new Error(`a final answered ${response.status}`);
+        await sendFinal(fetch, keys[sent % keys.length]!, `outside-${sent}`);
       }
     } finally {
       console.log = print;
