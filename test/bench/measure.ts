@@ -120,7 +120,10 @@ export function worstRequest(template: TemplateDefinition, call: number): string
 }
 
 export interface Summary {
-  /** The first call, before any warm-up: for a script invoice, with its fonts' first use if none before used them. */
+  /**
+   * The first call, before the row's warm-up; a script invoice's row gives its first render in the process instead
+   * (render-in-process.ts warmProcess), with its fonts' first use if none before used them.
+   */
   first: number;
   median: number;
   p95: number;

@@ -37,10 +37,10 @@ function inProcess(runtime: string, command: string, args: string[]): void {
   if (result.status !== 0) throw new Error(`${runtime} bench failed:\n${result.stderr}`);
   const repeats = new Map<string, number>();
   for (const line of result.stdout.trim().split('\n')) {
-    const summary: Summary & { document: string; mode: string } = JSON.parse(line);
+    const summary: Summary & { document: string; mode: string; warmupMs?: number } = JSON.parse(line);
     if (summary.mode === 'cold') {
       console.log(
-        `${runtime.padEnd(8)} first render of the process ${summary.first.toFixed(1)} ms, then a second of renders before timing`,
+        `${runtime.padEnd(8)} first render of the process ${summary.first.toFixed(1)} ms, then ${summary.warmupMs! / 1000} s of the reference and script invoices before timing`,
       );
       continue;
     }
