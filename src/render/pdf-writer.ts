@@ -496,13 +496,35 @@ const documentIds = new WeakMap<EmbeddableFace['file'], Uint16Array>();
 interface EmbeddedSubset {
   /** The subset's glyphs in order (FontUse.glyphs). */
   readonly glyphs: readonly number[];
-  /** `ABCDEF+NotoSans-Regular`: the tag is a hash of the glyph set (PDF 32000 9.6.4). */
-  name: PdfSyntax;
   fontFile: Uint8Array;
   fontFileLength: number;
   toUnicode: Uint8Array;
-  /** The CIDFont's /W array, as pdf-lib writes it: a few hundred numbers, built and written once per subset. */
-  widths: PdfSyntax;
+  dictionaries: FontDictionaries;
+}
+
+/**
+ * A subset's three font dictionaries (FontDescriptor, CIDFontType2, Type0) as pdf-lib writes them, each cut where a
+ * reference to another object of the document goes: pdf-lib builds and writes them once per face (dictionariesOf),
+ * a subset's name and widths are put in once per subset, and a document puts in its object numbers; pdf-lib's
+ * objects were built and written again for every font of every document, some 10 µs each.
+ */
+interface FontDictionaries {
+  /** Around its /FontFile2 reference. */
+  readonly descriptor: readonly [string, string];
+  /** Around its /FontDescriptor reference; its /W array (PdfSyntax.widths) is in the second part. */
+  readonly cidFont: readonly [string, string];
+  /** Around its descendant font's reference and its /ToUnicode reference. */
+  readonly type0: readonly [string, string, string];
+}
+
+/** Where FontDictionaries are cut: a reference no document has (pdf-lib numbers objects from 1). */
+const CUT = PDFRef.of(0x7fffffff);
+
+/** Cuts `dictionary`'s syntax at each CUT reference: `parts` parts, or an error (a key pdf-lib wrote differently). */
+function cutAtReferences<Parts extends readonly string[]>(dictionary: PDFObject, parts: Parts['length']): Parts {
+  const cut = dictionary.toString().split(CUT.toString());
+  if (cut.length !== parts) throw new Error(`font dictionary cut in ${cut.length} parts, not ${parts}`);
+  return cut as unknown as Parts;
 }
 
 /**
@@ -514,6 +536,14 @@ class PdfSyntax extends PDFObject {
   private constructor(syntax: string) {
     super();
     this.syntax = syntax;
+  }
+
+  /**
+   * Syntax put in as it is: a font's dictionary with its references (FontDictionaries), or a mark where a subset's
+   * name or widths go (dictionariesOf).
+   */
+  static of(syntax: string): PdfSyntax {
+    return new PdfSyntax(syntax);
   }
 
   /**
@@ -549,6 +579,71 @@ class PdfSyntax extends PDFObject {
   }
 }
 
+/** Where a subset's name and /W array go in its face's dictionaries (dictionariesOf): text no PDF name or array has. */
+const SUBSET_NAME = PdfSyntax.of('@name@');
+const SUBSET_WIDTHS = PdfSyntax.of('@widths@');
+
+/**
+ * Per face, its subsets' dictionaries with SUBSET_NAME and SUBSET_WIDTHS where a subset's name and widths go, built
+ * by pdf-lib once (its key order and number syntax).
+ */
+const faceDictionaries = new WeakMap<EmbeddableFace, FontDictionaries>();
+
+function dictionariesOf(context: PDFContext, face: EmbeddableFace): FontDictionaries {
+  const known = faceDictionaries.get(face);
+  if (known) return known;
+  const { file } = face;
+  const scale = 1000 / file.unitsPerEm;
+  const descriptor = context.obj({
+    Type: 'FontDescriptor',
+    FontName: SUBSET_NAME,
+    Flags: 32,
+    FontBBox: file.bbox.map((v) => Math.round(v * scale)),
+    ItalicAngle: 0,
+    Ascent: Math.round(file.ascent * scale),
+    Descent: Math.round(file.descent * scale),
+    CapHeight: Math.round(file.capHeight * scale),
+    StemV: 80,
+    FontFile2: CUT,
+  });
+  const cidFont = context.obj({
+    Type: 'Font',
+    Subtype: 'CIDFontType2',
+    BaseFont: SUBSET_NAME,
+    CIDSystemInfo: { Registry: asciiString('Adobe'), Ordering: asciiString('Identity'), Supplement: 0 },
+    FontDescriptor: CUT,
+    W: SUBSET_WIDTHS,
+    CIDToGIDMap: 'Identity',
+  });
+  const type0 = context.obj({
+    Type: 'Font',
+    Subtype: 'Type0',
+    BaseFont: SUBSET_NAME,
+    Encoding: 'Identity-H',
+    DescendantFonts: [CUT],
+    ToUnicode: CUT,
+  });
+  const dictionaries: FontDictionaries = {
+    descriptor: cutAtReferences<[string, string]>(descriptor, 2),
+    cidFont: cutAtReferences<[string, string]>(cidFont, 2),
+    type0: cutAtReferences<[string, string, string]>(type0, 3),
+  };
+  faceDictionaries.set(face, dictionaries);
+  return dictionaries;
+}
+
+/** The dictionaries of a subset of `face` named `name`, with the /W array `widths`. */
+function fontDictionaries(context: PDFContext, face: EmbeddableFace, name: PdfSyntax, widths: PdfSyntax): FontDictionaries {
+  const { descriptor, cidFont, type0 } = dictionariesOf(context, face);
+  // Replaced by functions: a replacement string would read `$` patterns in what it puts in.
+  const named = (part: string) => part.replace(SUBSET_NAME.toString(), () => name.toString());
+  return {
+    descriptor: [named(descriptor[0]), descriptor[1]],
+    cidFont: [named(cidFont[0]), cidFont[1].replace(SUBSET_WIDTHS.toString(), () => widths.toString())],
+    type0: [named(type0[0]), type0[1], type0[2]],
+  };
+}
+
 /**
  * Subsets kept: 64 at most, and 16 MiB of compressed font, ToUnicode map and glyph lists at most, since one subset of
  * a long CJK document is megabytes (a Worker isolate has 128 MB in all).
@@ -561,10 +656,11 @@ const subsetCache = new Map<string, EmbeddedSubset>();
 /** Glyph sets subset once (SeenBefore): a subset is kept when its glyph set comes again, as a repeated request's. */
 const subsetsSeen = new SeenBefore(1024);
 let subsetCacheBytes = 0;
-const cachedBytes = (subset: EmbeddedSubset) => subset.fontFile.length + subset.toUnicode.length + subset.glyphs.length * GLYPH_ENTRY_BYTES;
+const cachedBytes = ({ fontFile, toUnicode, glyphs, dictionaries }: EmbeddedSubset) =>
+  fontFile.length + toUnicode.length + glyphs.length * GLYPH_ENTRY_BYTES + dictionaries.cidFont[1].length;
 
 /** Subsetting and compressing a font is a pure function of its glyphs, so recent results are reused (LRU). */
-function subsetFor(use: FontUse, zlib: Zlib): EmbeddedSubset {
+function subsetFor(context: PDFContext, use: FontUse, zlib: Zlib): EmbeddedSubset {
   const key = use.subsetKey;
   const cached = subsetCache.get(key);
   if (cached) {
@@ -574,12 +670,13 @@ function subsetFor(use: FontUse, zlib: Zlib): EmbeddedSubset {
   }
   const { file } = use.face;
   const fontFile = subsetTrueType(file, use.glyphs, use.stable?.glyphData);
+  // `ABCDEF+NotoSans-Regular`: the tag is a hash of the glyph set (PDF 32000 9.6.4).
+  const name = PdfSyntax.subsetName(`${use.tag()}+${use.face.postscriptName}`);
   const subset = {
-    name: PdfSyntax.subsetName(`${use.tag()}+${use.face.postscriptName}`),
     fontFile: compressFontFile(fontFile, use.stable, zlib),
     fontFileLength: fontFile.length,
     toUnicode: compressedToUnicode(use, zlib),
-    widths: PdfSyntax.widths(file, use.glyphs, use.stable),
+    dictionaries: fontDictionaries(context, use.face, name, PdfSyntax.widths(file, use.glyphs, use.stable)),
     glyphs: use.glyphs,
   };
   if (!subsetsSeen.check(key)) return subset;
@@ -593,41 +690,18 @@ function subsetFor(use: FontUse, zlib: Zlib): EmbeddedSubset {
   return subset;
 }
 
+/**
+ * A subset's objects, numbered in the order pdf-lib's nested objects were: the font file, the descriptor, the CIDFont,
+ * the ToUnicode map, the Type0 font (whose reference the page resources take).
+ */
 function embedFont(context: PDFContext, use: FontUse, zlib: Zlib): PDFRef {
-  const { file } = use.face;
-  const scale = 1000 / file.unitsPerEm;
-  const { name, fontFile, fontFileLength, toUnicode, widths } = subsetFor(use, zlib);
-  const descriptor = context.obj({
-    Type: 'FontDescriptor',
-    FontName: name,
-    Flags: 32,
-    FontBBox: file.bbox.map((v) => Math.round(v * scale)),
-    ItalicAngle: 0,
-    Ascent: Math.round(file.ascent * scale),
-    Descent: Math.round(file.descent * scale),
-    CapHeight: Math.round(file.capHeight * scale),
-    StemV: 80,
-    FontFile2: context.register(context.stream(fontFile, { Filter: 'FlateDecode', Length1: fontFileLength })),
-  });
-  const cidFont = context.obj({
-    Type: 'Font',
-    Subtype: 'CIDFontType2',
-    BaseFont: name,
-    CIDSystemInfo: { Registry: asciiString('Adobe'), Ordering: asciiString('Identity'), Supplement: 0 },
-    FontDescriptor: context.register(descriptor),
-    W: widths,
-    CIDToGIDMap: 'Identity',
-  });
-  return context.register(
-    context.obj({
-      Type: 'Font',
-      Subtype: 'Type0',
-      BaseFont: name,
-      Encoding: 'Identity-H',
-      DescendantFonts: [context.register(cidFont)],
-      ToUnicode: context.register(context.stream(toUnicode, { Filter: 'FlateDecode' })),
-    }),
-  );
+  const { fontFile, fontFileLength, toUnicode, dictionaries } = subsetFor(context, use, zlib);
+  const { descriptor, cidFont, type0 } = dictionaries;
+  const fontFileRef = context.register(context.stream(fontFile, { Filter: 'FlateDecode', Length1: fontFileLength }));
+  const descriptorRef = context.register(PdfSyntax.of(`${descriptor[0]}${fontFileRef}${descriptor[1]}`));
+  const cidFontRef = context.register(PdfSyntax.of(`${cidFont[0]}${descriptorRef}${cidFont[1]}`));
+  const toUnicodeRef = context.register(context.stream(toUnicode, { Filter: 'FlateDecode' }));
+  return context.register(PdfSyntax.of(`${type0[0]}${cidFontRef}${type0[1]}${toUnicodeRef}${type0[2]}`));
 }
 
 /**
