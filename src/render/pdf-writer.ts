@@ -506,7 +506,7 @@ interface EmbeddedSubset {
  * A subset's three font dictionaries (FontDescriptor, CIDFontType2, Type0) as pdf-lib writes them, each cut where a
  * reference to another object of the document goes: pdf-lib builds and writes them once per face (dictionariesOf),
  * a subset's name and widths are put in once per subset, and a document puts in its object numbers; pdf-lib's
- * objects were built and written again for every font of every document, some 10 µs each.
+ * objects were built and written again for every font of every document.
  */
 interface FontDictionaries {
   /** Around its /FontFile2 reference. */
