@@ -412,7 +412,7 @@ interface StableSubset {
   /** The glyph data of `glyphs` (the start of the subset's glyf table): its length and checksum, and compressed. */
   readonly glyphData: KnownGlyphData;
   readonly glyphDataPart: ZlibPart;
-  /** The start of every subset's /W array: `[ 0 [ ` and the widths of `glyphs` (PdfSyntax.widths). */
+  /** The start of every subset's /W array: `[ 0 [ ` and the widths of `glyphs` (widthsArray). */
   readonly widthsHead: string;
   /** The ToUnicode map up to its last entry of a stable glyph, compressed. */
   readonly toUnicodeHead: ZlibPart;
@@ -511,7 +511,7 @@ interface EmbeddedSubset {
 interface FontDictionaries {
   /** Around its /FontFile2 reference. */
   readonly descriptor: readonly [string, string];
-  /** Around its /FontDescriptor reference; its /W array (PdfSyntax.widths) is in the second part. */
+  /** Around its /FontDescriptor reference; its /W array (widthsArray) is in the second part. */
   readonly cidFont: readonly [string, string];
   /** Around its descendant font's reference and its /ToUnicode reference. */
   readonly type0: readonly [string, string, string];
@@ -528,8 +528,8 @@ function cutAtReferences<Parts extends readonly string[]>(dictionary: PDFObject,
 }
 
 /**
- * An object already written as PDF syntax, put into pdf-lib's objects as it is: the per-subset parts of a font's
- * dictionaries, which would otherwise be built anew as pdf-lib objects and written again for every document.
+ * An object already written as PDF syntax, put among pdf-lib's objects as it is: a font's dictionaries
+ * (FontDictionaries), and the marks pdf-lib writes into their templates (dictionariesOf).
  */
 class PdfSyntax extends PDFObject {
   private readonly syntax: string;
@@ -538,33 +538,8 @@ class PdfSyntax extends PDFObject {
     this.syntax = syntax;
   }
 
-  /**
-   * Syntax put in as it is: a font's dictionary with its references (FontDictionaries), or a mark where a subset's
-   * name or widths go (dictionariesOf).
-   */
   static of(syntax: string): PdfSyntax {
     return new PdfSyntax(syntax);
-  }
-
-  /**
-   * A font subset's name (`ABCDEF+NotoSans-Regular`) as a PDF name. pdf-lib's names are interned in a pool that
-   * keeps every name for the life of the process: a name per new glyph set was memory a server never got back.
-   */
-  static subsetName(name: string): PdfSyntax {
-    // A subset's tag and a bundled face's PostScript name are of these characters only, none escaped in a name.
-    if (!/^[A-Za-z0-9+-]+$/.test(name)) throw new Error(`subset name ${name} needs escaping`);
-    return new PdfSyntax(`/${name}`);
-  }
-
-  /**
-   * A CIDFont's /W array for `glyphs` (new ids from 0), as pdf-lib would write `[0 [widths]]`: the stable subset's
-   * start of it (StableSubset.widthsHead), then the other glyphs' widths written by widthList. pdf-lib's objects
-   * made a number object and a string per glyph for every new subset, and its toString joins a string per element,
-   * which kept in the cache would keep every piece with it.
-   */
-  static widths(file: EmbeddableFace['file'], glyphs: readonly number[], stable: StableSubset | undefined): PdfSyntax {
-    const head = stable ? stable.widthsHead : W_START;
-    return new PdfSyntax(`${head}${widthList(file, glyphs, stable?.glyphs.length ?? 0)}] ]`);
   }
 
   override toString(): string {
@@ -579,6 +554,28 @@ class PdfSyntax extends PDFObject {
   }
 }
 
+/**
+ * A font subset's name (`ABCDEF+NotoSans-Regular`) as a PDF name, written as text: pdf-lib's names are interned in a
+ * pool that keeps every name for the life of the process, and a name per new glyph set was memory a server never got
+ * back.
+ */
+function subsetName(name: string): string {
+  // A subset's tag and a bundled face's PostScript name are of these characters only, none escaped in a name.
+  if (!/^[A-Za-z0-9+-]+$/.test(name)) throw new Error(`subset name ${name} needs escaping`);
+  return `/${name}`;
+}
+
+/**
+ * A CIDFont's /W array for `glyphs` (new ids from 0), as pdf-lib would write `[0 [widths]]`: the stable subset's
+ * start of it (StableSubset.widthsHead), then the other glyphs' widths written by widthList. pdf-lib's objects
+ * made a number object and a string per glyph for every new subset, and its toString joins a string per element,
+ * which kept in the cache would keep every piece with it.
+ */
+function widthsArray(file: EmbeddableFace['file'], glyphs: readonly number[], stable: StableSubset | undefined): string {
+  const head = stable ? stable.widthsHead : W_START;
+  return `${head}${widthList(file, glyphs, stable?.glyphs.length ?? 0)}] ]`;
+}
+
 /** Where a subset's name and /W array go in its face's dictionaries (dictionariesOf): text no PDF name or array has. */
 const SUBSET_NAME = PdfSyntax.of('@name@');
 const SUBSET_WIDTHS = PdfSyntax.of('@widths@');
@@ -589,9 +586,11 @@ const SUBSET_WIDTHS = PdfSyntax.of('@widths@');
  */
 const faceDictionaries = new WeakMap<EmbeddableFace, FontDictionaries>();
 
-function dictionariesOf(context: PDFContext, face: EmbeddableFace): FontDictionaries {
+function dictionariesOf(face: EmbeddableFace): FontDictionaries {
   const known = faceDictionaries.get(face);
   if (known) return known;
+  // Objects made only to be written, in a context of their own: none is registered in a document.
+  const context = PDFContext.create();
   const { file } = face;
   const scale = 1000 / file.unitsPerEm;
   const descriptor = context.obj({
@@ -632,14 +631,14 @@ function dictionariesOf(context: PDFContext, face: EmbeddableFace): FontDictiona
   return dictionaries;
 }
 
-/** The dictionaries of a subset of `face` named `name`, with the /W array `widths`. */
-function fontDictionaries(context: PDFContext, face: EmbeddableFace, name: PdfSyntax, widths: PdfSyntax): FontDictionaries {
-  const { descriptor, cidFont, type0 } = dictionariesOf(context, face);
+/** The dictionaries of a subset of `face` named `name` (subsetName), with the /W array `widths` (widthsArray). */
+function fontDictionaries(face: EmbeddableFace, name: string, widths: string): FontDictionaries {
+  const { descriptor, cidFont, type0 } = dictionariesOf(face);
   // Replaced by functions: a replacement string would read `$` patterns in what it puts in.
-  const named = (part: string) => part.replace(SUBSET_NAME.toString(), () => name.toString());
+  const named = (part: string) => part.replace(SUBSET_NAME.toString(), () => name);
   return {
     descriptor: [named(descriptor[0]), descriptor[1]],
-    cidFont: [named(cidFont[0]), cidFont[1].replace(SUBSET_WIDTHS.toString(), () => widths.toString())],
+    cidFont: [named(cidFont[0]), cidFont[1].replace(SUBSET_WIDTHS.toString(), () => widths)],
     type0: [named(type0[0]), type0[1], type0[2]],
   };
 }
@@ -660,7 +659,7 @@ const cachedBytes = ({ fontFile, toUnicode, glyphs, dictionaries }: EmbeddedSubs
   fontFile.length + toUnicode.length + glyphs.length * GLYPH_ENTRY_BYTES + dictionaries.cidFont[1].length;
 
 /** Subsetting and compressing a font is a pure function of its glyphs, so recent results are reused (LRU). */
-function subsetFor(context: PDFContext, use: FontUse, zlib: Zlib): EmbeddedSubset {
+function subsetFor(use: FontUse, zlib: Zlib): EmbeddedSubset {
   const key = use.subsetKey;
   const cached = subsetCache.get(key);
   if (cached) {
@@ -671,12 +670,12 @@ function subsetFor(context: PDFContext, use: FontUse, zlib: Zlib): EmbeddedSubse
   const { file } = use.face;
   const fontFile = subsetTrueType(file, use.glyphs, use.stable?.glyphData);
   // `ABCDEF+NotoSans-Regular`: the tag is a hash of the glyph set (PDF 32000 9.6.4).
-  const name = PdfSyntax.subsetName(`${use.tag()}+${use.face.postscriptName}`);
+  const name = subsetName(`${use.tag()}+${use.face.postscriptName}`);
   const subset = {
     fontFile: compressFontFile(fontFile, use.stable, zlib),
     fontFileLength: fontFile.length,
     toUnicode: compressedToUnicode(use, zlib),
-    dictionaries: fontDictionaries(context, use.face, name, PdfSyntax.widths(file, use.glyphs, use.stable)),
+    dictionaries: fontDictionaries(use.face, name, widthsArray(file, use.glyphs, use.stable)),
     glyphs: use.glyphs,
   };
   if (!subsetsSeen.check(key)) return subset;
@@ -695,7 +694,7 @@ function subsetFor(context: PDFContext, use: FontUse, zlib: Zlib): EmbeddedSubse
  * the ToUnicode map, the Type0 font (whose reference the page resources take).
  */
 function embedFont(context: PDFContext, use: FontUse, zlib: Zlib): PDFRef {
-  const { fontFile, fontFileLength, toUnicode, dictionaries } = subsetFor(context, use, zlib);
+  const { fontFile, fontFileLength, toUnicode, dictionaries } = subsetFor(use, zlib);
   const { descriptor, cidFont, type0 } = dictionaries;
   const fontFileRef = context.register(context.stream(fontFile, { Filter: 'FlateDecode', Length1: fontFileLength }));
   const descriptorRef = context.register(PdfSyntax.of(`${descriptor[0]}${fontFileRef}${descriptor[1]}`));
