@@ -16,23 +16,13 @@ import { describeError } from '../db/failures.ts';
 import { statementOf, statementsPerDatabase } from '../db/prepared.ts';
 import { sha256Hex } from '../hash.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
-import {
-  attemptValues,
-  documentOfKey,
-  type Lease,
-  leaseDecisionOf,
-  leaseFree,
-  leaseInBatch,
-  leaseTaken,
-  releaseLease,
-  replayable,
-} from '../idempotency/lease.ts';
+import { attemptValues, type Lease, leaseDecisionOf, leaseFree, leaseInBatch, leaseTaken, releaseLease } from '../idempotency/lease.ts';
 import { newId } from '../ids.ts';
 import { isJsonObject, type JsonValue } from '../json/parse.ts';
 import { finalBuckets, previewBuckets, replayBuckets } from '../limits/buckets.ts';
-import { reportAdmission } from '../limits/count.ts';
+import { limiterDown, reportAdmission } from '../limits/count.ts';
 import { bucketsInSql } from '../limits/in-sql.ts';
-import { admissionOf, admitInBatch, openInSql } from '../limits/limiter.ts';
+import { admissionOf, admitInBatch, admitStatements, openInSql } from '../limits/limiter.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import { log } from '../log.ts';
 import { ENGINE_BUSY_RETRY_AFTER_SECONDS, type RenderEngine } from '../render/engine.ts';
@@ -204,20 +194,41 @@ async function makeNew(
   return { document, row, bytes, creditUsed: final, creditsRemaining: outcome.creditsRemaining, replay: false };
 }
 
+/**
+ * A replay's own batch, once the sign-in's found the key holding a document for the same request: its buckets
+ * counted and the document's record read. A round trip of its own (a replay makes two before its render), so that
+ * every other keyed request, far more frequent, sends neither part with its sign-in.
+ */
+async function replayBatch(documentId: string, input: CreateDocumentInput, deps: CreateDocumentDeps, mode: DocumentRequest['mode']) {
+  const { auth } = input;
+  const now = deps.clock.now();
+  const buckets = deps.config.rateLimitsEnabled ? replayBuckets(mode, auth.account.id, auth.key.id, planOf(auth.account.plan).limits) : [];
+  let answers: readonly unknown[];
+  try {
+    const statements = [
+      ...(buckets.length > 0 ? admitStatements(deps.db, buckets, now) : []),
+      documentQuery(deps.db, auth.account.id, documentId, now - RETENTION_MS),
+    ];
+    answers = await deps.db.batch(statements as unknown as Parameters<Database['batch']>[0]);
+  } catch (error) {
+    // The batch writes only when it counts: then, as the sign-in's, a database out of reach is a limiter out of reach.
+    if (buckets.length > 0) throw limiterDown(input.requestId, error);
+    throw error;
+  }
+  if (buckets.length > 0) reportAdmission(admissionOf(buckets, now, answers.slice(0, -1)), now, input);
+  const [row] = answers.at(-1) as DocumentRow[];
+  return row;
+}
+
 /** Same key, same request, within 24 hours: the document again, re-rendered and checked against its record. */
 async function replay(
+  documentId: string,
   document: DocumentRequest,
   input: CreateDocumentInput,
   deps: CreateDocumentDeps,
-  sent: SentAnswers,
 ): Promise<CreatedDocument> {
   const { auth } = input;
-  if (deps.config.rateLimitsEnabled) {
-    const buckets = replayBuckets(document.mode, auth.account.id, auth.key.id, planOf(auth.account.plan).limits);
-    reportAdmission(admissionOf(buckets, sent.now, sent.replayCounts), sent.now, input);
-  }
-  const [rows] = sent.replayDocument as [DocumentRow[]];
-  const row = rows[0];
+  const row = await replayBatch(documentId, input, deps, document.mode);
   if (!row || row.templateVersion !== document.template.version) {
     throw new ApiError('idempotency_replay_unavailable', {
       detail: 'template_version_changed',
@@ -275,7 +286,7 @@ export interface PreparedCreate {
   readonly parts: Readonly<Record<Part, number>>;
 }
 
-const PARTS = ['renewal', 'lease', 'replayCounts', 'replayDocument', 'counts'] as const;
+const PARTS = ['renewal', 'lease', 'counts'] as const;
 type Part = (typeof PARTS)[number];
 type SentAnswers = Readonly<Record<Part, readonly unknown[]>> & { readonly now: number };
 
@@ -284,8 +295,8 @@ type SentAnswers = Readonly<Record<Part, readonly unknown[]>> & { readonly now: 
  * each only where the request gets that far: the key active, the request admitted by its requests bucket and
  * the key holding the mode's scope (`ok`). In order: an ended credit period renewed; with an Idempotency-Key,
  * the key's row read and the key taken where free, only while the mode's buckets are open and, for a final, a
- * credit is left; for a replay its buckets counted and its document read; the mode's buckets counted for a new
- * document (with a key: once the key is taken, or for a final refused 402 because no credit is left). Undefined
+ * credit is left (a replay is found there, and sends its own batch: replayBatch); the mode's buckets counted for a
+ * new document (with a key: once the key is taken, or for a final refused 402 because no credit is left). Undefined
  * when the body is no document request: createDocument refuses it, nothing to send.
  */
 export function prepareCreate(
@@ -312,7 +323,6 @@ interface CreateVariant {
 }
 
 const PERIOD_END = sql.placeholder('period_end');
-const VISIBLE_AFTER = sql.placeholder('visible_after');
 
 /**
  * prepareCreate's statements for one variant, with placeholders for the caller's hash, the time and the attempt
@@ -328,8 +338,6 @@ const createStatements = statementsPerDatabase((db, { final, idempotent, limits,
   const parts: Record<Part, readonly unknown[]> = {
     renewal: [renewalOf(db, caller.accountId, { now: NOW, periodEnd: PERIOD_END }, ok)],
     lease: [],
-    replayCounts: [],
-    replayDocument: [],
     counts: [],
   };
   let counted = ok;
@@ -341,14 +349,6 @@ const createStatements = statementsPerDatabase((db, { final, idempotent, limits,
     // The lease this batch took was taken only where `ok` held (this attempt's lease id is new): SQLite works
     // `ok` out again only for the other case, and each term only while the ones before it hold.
     counted = sql`(${leaseTaken(accountId)} OR (${ok} AND NOT ${credit} AND ${leaseFree(accountId)}))`;
-    if (limits) {
-      const replayBucketsInSql = bucketsInSql(
-        (keyId, accountId, plan) => replayBuckets(final ? 'final' : 'preview', accountId, keyId, plan),
-        caller,
-      );
-      parts.replayCounts = admitInBatch(db, replayBucketsInSql, sql`${replayable(accountId)} AND ${ok}`);
-    }
-    parts.replayDocument = [documentQuery(db, accountId, documentOfKey(accountId), VISIBLE_AFTER)];
   }
   if (limits) parts.counts = admitInBatch(db, buckets, counted);
   return {
@@ -374,7 +374,7 @@ function prepareDocument(
   const values = {
     ...caller.values,
     period_end: periodEndAfter(now),
-    ...(idempotent ? { ...attemptValues({ key: idempotencyKey, fingerprint, leaseId, now }), visible_after: now - RETENTION_MS } : {}),
+    ...(idempotent ? attemptValues({ key: idempotencyKey, fingerprint, leaseId, now }) : {}),
   };
   return { statements: statements.map((statement) => statement.bind(values)), document, fingerprint, leaseId, now, parts };
 }
@@ -436,7 +436,7 @@ export async function createDocument(
       });
     }
     if (decision.kind === 'in_progress') throw inProgress();
-    if (decision.kind === 'replay') return replay(document, input, deps, answers);
+    if (decision.kind === 'replay') return replay(decision.documentId, document, input, deps);
     if (decision.kind === 'acquired') lease = decision.lease;
   }
 

@@ -90,17 +90,6 @@ export function leaseTaken(accountId: SQL): SQL {
   return sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${attemptRow(accountId)} AND ${idempotencyKeys.leaseId} = ${ATTEMPT.leaseId})`;
 }
 
-/** The key holds a document made for this same request within 24 hours: a replay. */
-export function replayable(accountId: SQL): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${attemptRow(accountId)} AND ${idempotencyKeys.documentId} IS NOT NULL
-    AND ${idempotencyKeys.fingerprint} = ${ATTEMPT.fingerprint} AND ${idempotencyKeys.createdAt} > ${ATTEMPT.forgottenBefore})`;
-}
-
-/** The id of the document the key holds, as SQL (for reading it in the same batch). */
-export function documentOfKey(accountId: SQL): SQL {
-  return sql`(SELECT ${idempotencyKeys.documentId} FROM ${idempotencyKeys} WHERE ${attemptRow(accountId)})`;
-}
-
 /**
  * Who holds a key, decided by statements of a batch (one transaction), the key taken only where `condition` holds:
  * the key's row as it was, then one INSERT … ON CONFLICT DO UPDATE by which a new key, a key forgotten after 24

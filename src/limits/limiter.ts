@@ -97,14 +97,21 @@ export class LimiterUnavailable extends Error {}
 export async function admit(db: Database, buckets: readonly Bucket[], now: number): Promise<Admission> {
   try {
     if (buckets.length === 1) return await admitOne(db, buckets[0]!, now);
-    // Built for this call: the buckets of these rarer requests (sign-in mail) have their names in the text.
-    const values = windowValues(now);
-    const statements = admitInBatch(db, buckets.map(fixedBucketInSql), sql`1 = 1`).map((statement) => statementOf(statement).bind(values));
-    const answers = await db.batch(statements as unknown as Parameters<Database['batch']>[0]);
+    const answers = await db.batch(admitStatements(db, buckets, now) as unknown as Parameters<Database['batch']>[0]);
     return admissionOf(buckets, now, answers);
   } catch (error) {
     throw new LimiterUnavailable(describeError(error));
   }
+}
+
+/**
+ * admit's statements for buckets JavaScript knows, bound for `now`, for a batch of the caller's (a replay's, with
+ * its document's read); admissionOf reads their answers. Built for each call: these requests are the rarer ones
+ * (sign-in mail, replays).
+ */
+export function admitStatements(db: Database, buckets: readonly Bucket[], now: number) {
+  const values = windowValues(now);
+  return admitInBatch(db, buckets.map(fixedBucketInSql), sql`1 = 1`).map((statement) => statementOf(statement).bind(values));
 }
 
 /**

@@ -1,9 +1,10 @@
 import { and, eq, like } from 'drizzle-orm';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { PLAN_NAMES, PLANS } from '../../src/accounts/plans.ts';
+import type { Database } from '../../src/db/database.ts';
 import { accounts, rateLimitWindows } from '../../src/db/schema.ts';
 import { addKey, type Caller, seedCaller } from '../support/accounts.ts';
-import { BASE, createTestApp, type TestApp, withLimiterDown } from '../support/app.ts';
+import { BASE, createTestApp, interceptDb, type TestApp, withLimiterDown } from '../support/app.ts';
 import { expectRefusal, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
 
 let app: TestApp;
@@ -194,6 +195,42 @@ describe('replays (replay_limit)', () => {
     expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0);
     expect(rateHeaders(refused).slice(0, 2), 'replay buckets are not reported: the requests bucket is').toEqual(['120', '118']);
     expect(await ledger(app, caller)).toMatchObject({ documents: 1 });
+  });
+});
+
+describe('a replay with the limiter out of reach', () => {
+  it('answers 503 limiter_unavailable for the replay alone, charges nothing, and replays once the limiter is back', async () => {
+    let down = false;
+    const limiterDownLater = (db: Database) =>
+      interceptDb(db, {
+        insert: (real) =>
+          ((table: unknown) => {
+            if (down && table === rateLimitWindows) throw new Error('limiter storage down');
+            return (real as (table: unknown) => unknown)(table);
+          }) as never,
+      });
+    const flaky = await createTestApp({ config: { rateLimitsEnabled: true }, wrapDb: limiterDownLater });
+    const who = await seedCaller(flaky, { credits: 5 });
+    const made = await makeDocument(flaky, who, finalInvoice(), { key: 'r-down' });
+    expect(made.status).toBe(201);
+    // The sign-in's statements are built once, at the first request: only a replay's own batch meets the fault.
+    down = true;
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const refused = await makeDocument(flaky, who, finalInvoice(), { key: 'r-down' });
+      const body = await expectRefusal(refused, 503, 'service_busy', 'limiter_unavailable');
+      expect(JSON.stringify(body)).not.toContain('limiter storage down');
+      expect(logged).toHaveBeenCalledTimes(1);
+      expect((await makeDocument(flaky, who, finalInvoice(), { key: 'r-new' })).status, 'a new document sends no replay batch').toBe(201);
+    } finally {
+      logged.mockRestore();
+    }
+    down = false;
+    const replayed = await makeDocument(flaky, who, finalInvoice(), { key: 'r-down' });
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get('Svc-Idempotent-Replay')).toBe('true');
+    expect(replayed.headers.get('Svc-Document-Id')).toBe(made.headers.get('Svc-Document-Id'));
+    expect(await ledger(flaky, who)).toMatchObject({ documents: 2, credits: 3 });
   });
 });
 

@@ -21,7 +21,7 @@ const ROUND_TRIPS = {
   'POST /api/v1/documents, preview with a new Idempotency-Key': 2,
   'POST /api/v1/documents, final': 2,
   'POST /api/v1/documents, final with a new Idempotency-Key': 2,
-  'the same Idempotency-Key replayed': 1,
+  'the same Idempotency-Key replayed': 2,
   'a well-formed key that does not exist (401)': 1,
 };
 type RequestType = keyof typeof ROUND_TRIPS;
@@ -38,9 +38,9 @@ const STATEMENTS: Record<RequestType, number> = {
   'GET /api/v1/documents/{id}': 5,
   'POST /api/v1/documents/validate': 4,
   'POST /api/v1/documents, preview': 9,
-  'POST /api/v1/documents, preview with a new Idempotency-Key': 15,
+  'POST /api/v1/documents, preview with a new Idempotency-Key': 12,
   'POST /api/v1/documents, final': 8,
-  'POST /api/v1/documents, final with a new Idempotency-Key': 14,
+  'POST /api/v1/documents, final with a new Idempotency-Key': 11,
   'the same Idempotency-Key replayed': 11,
   'a well-formed key that does not exist (401)': 4,
 };
