@@ -10,7 +10,8 @@ import { preparedPerDatabase, type StatementValues, statementOf } from '../db/pr
 import { authFailureBucket, requestBuckets } from '../limits/buckets.ts';
 import { countRequest, type LimiterDeps, limiterDown, reportAdmission } from '../limits/count.ts';
 import { type BucketInSql, bucketsInSql, type CallerInSql, windowValues } from '../limits/in-sql.ts';
-import { countEitherInBatch, openInSql, singleAdmission } from '../limits/limiter.ts';
+import { countRequestOnKey, requestAdmission, requestAdmittedInSql } from '../limits/key-counters.ts';
+import { countInBatch, singleAdmission } from '../limits/limiter.ts';
 import { networkOf } from '../limits/network.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import { log } from '../log.ts';
@@ -23,6 +24,7 @@ import {
   keyWithAccount,
   LAST_USED_RESOLUTION_MS,
   scopesOf,
+  touchedLastUsed,
   touchKey,
 } from './store.ts';
 
@@ -61,15 +63,16 @@ function requestsBucketInSql(caller: CallerInSql): BucketInSql {
 }
 
 /**
- * Whether a route's statement may run for the caller (SQL read before the batch counts the request): the key is
- * active and, when `counting`, the request will be admitted by its requests bucket.
+ * Whether a route's statement may run for the caller (SQL read after the batch's first statement counted the
+ * request): the key is active and, when `counting`, the request was admitted by its requests bucket.
  */
 export function admittedInSql(caller: CallerFragments, counting: boolean): SQL {
-  return counting ? sql`${caller.active} AND ${openInSql([requestsBucketInSql(caller)])}` : caller.active;
+  return counting ? requestAdmittedInSql(caller.keyRow, requestsBucketInSql(caller)) : caller.active;
 }
 
 /** A failed sign-in's bucket: its limit and window (the name is the network's, bound per request). */
 const FAILURE_BUCKET = authFailureBucket('');
+const LAST_USED_BEFORE = sql.placeholder('last_used_before');
 
 /** The sign-in's own statements, built once per database: every keyed request sends them. */
 const signInStatements = preparedPerDatabase((db) => {
@@ -77,10 +80,13 @@ const signInStatements = preparedPerDatabase((db) => {
   const failure = { name: sql.placeholder('failure_bucket'), limit: sql`${FAILURE_BUCKET.limit}`, windowMs: FAILURE_BUCKET.windowMs };
   const [key, account] = keyByHash(db, HASH);
   return {
-    touch: statementOf(touchKey(db, HASH, NOW, sql.placeholder('last_used_before'))),
+    touch: statementOf(touchKey(db, HASH, NOW, LAST_USED_BEFORE)),
     key: statementOf(key),
     account: statementOf(account),
-    count: statementOf(countEitherInBatch(db, caller.active, requestsBucketInSql(caller), failure)),
+    countRequest: statementOf(
+      countRequestOnKey(db, caller.keyRow, requestsBucketInSql(caller), { lastUsedAt: touchedLastUsed(NOW, LAST_USED_BEFORE) }),
+    ),
+    countFailure: statementOf(countInBatch(db, failure, sql`NOT ${caller.active}`)),
   };
 });
 
@@ -130,10 +136,11 @@ function wellFormedKey(header: string | null): string {
 }
 
 /**
- * With rate limits on, one batch for a well-formed key: last_used_at (a convenience for the operator, written
- * at most once a minute), the key and its account by the key's hash, and in SQL on whether that key is active,
- * either the request in the key's requests bucket or a failed sign-in for the client's network. The batch
- * writes, so a database that cannot take it leaves the request uncounted: 503 limiter_unavailable.
+ * With rate limits on, one batch for a well-formed key: first the active key's row by the key's hash, the request
+ * counted in its requests bucket there and last_used_at (a convenience for the operator, changed at most once a
+ * minute) in the same UPDATE; the route's statements, which read the admission from that row; the key's account;
+ * and, where no active key has the hash, a failed sign-in counted for the client's network. The batch writes, so a
+ * database that cannot take it leaves the request uncounted: 503 limiter_unavailable.
  */
 async function signInCounted(hash: string, attempt: SignInAttempt, deps: LimiterDeps, withSignIn?: WithSignIn): Promise<SignedIn> {
   const { db, clock } = deps;
@@ -147,24 +154,23 @@ async function signInCounted(hash: string, attempt: SignInAttempt, deps: Limiter
     // Inside: a route's statements count in buckets too, and a limiter out of reach may fail them as they are made.
     const routeStatements = (await withSignIn?.(caller)) ?? [];
     answers = await db.batch([
-      statements.touch.bind(values),
+      statements.countRequest.bind(values),
       ...routeStatements,
-      statements.key.bind(values),
       statements.account.bind(values),
-      statements.count.bind(values),
+      statements.countFailure.bind(values),
     ] as unknown as Parameters<Database['batch']>[0]);
   } catch (error) {
     throw limiterDown(attempt.requestId, error);
   }
-  // The key's requests bucket when its key is active, else the network's failed sign-ins: one of them was counted.
-  const [counted] = answers.at(-1) as { bucket: string; count: number }[];
-  const row = keyWithAccount(answers.slice(-3, -1));
-  if (row && row.key.revokedAt === null) {
+  // Only an active key's row is counted and answered.
+  const row = keyWithAccount([answers[0], answers.at(-2)]);
+  if (row) {
     const [bucket] = requestBuckets(row.key.id, planOf(row.account.plan).limits);
-    reportAdmission(singleAdmission(bucket!, now, counted), now, attempt);
-    return { auth: row, answers: answers.slice(1, -3) };
+    reportAdmission(requestAdmission(bucket!, now, row.key.requestsInWindow), now, attempt);
+    return { auth: row, answers: answers.slice(1, -2) };
   }
   // The failure's count stays out of the RateLimit headers.
+  const [counted] = answers.at(-1) as { count: number }[];
   reportAdmission(singleAdmission(failure, now, counted), now, {});
   throw invalidKey();
 }

@@ -106,8 +106,11 @@ export interface KeyWithAccount {
 /** The active key with this hash. */
 const activeByHash = (hash: Placeholder) => sql`${apiKeys.hash} = ${hash} AND ${apiKeys.revokedAt} IS NULL`;
 
-/** The caller as SQL: whether its key is active, whether it has a scope, and the ids and plan of CallerInSql. */
-export type CallerFragments = CallerInSql & { readonly active: SQL; hasScope(scope: Scope): SQL };
+/**
+ * The caller as SQL: whether its key is active, the condition selecting its active row (for the key's own buckets:
+ * src/limits/key-counters.ts), whether it has a scope, and the ids and plan of CallerInSql.
+ */
+export type CallerFragments = CallerInSql & { readonly active: SQL; readonly keyRow: SQL; hasScope(scope: Scope): SQL };
 
 const ofActiveKey = (column: SQL, hash: Placeholder) => sql`(SELECT ${column} FROM ${apiKeys} WHERE ${activeByHash(hash)})`;
 const activeOf = (hash: Placeholder) => sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${activeByHash(hash)})`;
@@ -127,6 +130,7 @@ const hasScopeOf = (scope: Scope) => (hash: Placeholder) =>
 export function callerInSql(hash: Placeholder): CallerFragments {
   return {
     active: activeOf(hash),
+    keyRow: activeByHash(hash),
     hasScope: (scope) => hasScopeOf(scope)(hash),
     keyId: keyIdOf(hash),
     accountId: accountIdOf(hash),
@@ -156,13 +160,21 @@ export function keyWithAccount([keys, accountRows]: readonly unknown[]): KeyWith
   return key && account ? { key, account } : undefined;
 }
 
+/** last_used_at was last written at `lastUsedBefore` (LAST_USED_RESOLUTION_MS before now) or earlier. */
+const lastUsedStale = (lastUsedBefore: Placeholder) => sql`(${apiKeys.lastUsedAt} IS NULL OR ${apiKeys.lastUsedAt} <= ${lastUsedBefore})`;
+
 /**
- * last_used_at of the active key with the hash `hash`, set to `now` when it was last written at `lastUsedBefore`
- * (LAST_USED_RESOLUTION_MS before now) or earlier; placeholders, for a statement built once.
+ * last_used_at of the active key with the hash `hash`, set to `now` when stale (lastUsedStale); placeholders, for a
+ * statement built once.
  */
 export function touchKey(db: Database, hash: Placeholder, now: Placeholder, lastUsedBefore: Placeholder) {
   return db
     .update(apiKeys)
     .set({ lastUsedAt: sql`${now}` })
-    .where(sql`${activeByHash(hash)} AND (${apiKeys.lastUsedAt} IS NULL OR ${apiKeys.lastUsedAt} <= ${lastUsedBefore})`);
+    .where(sql`${activeByHash(hash)} AND ${lastUsedStale(lastUsedBefore)}`);
+}
+
+/** touchKey's value of last_used_at, for a statement that writes the key's row anyway (the requests bucket's count). */
+export function touchedLastUsed(now: Placeholder, lastUsedBefore: Placeholder): SQL {
+  return sql`CASE WHEN ${lastUsedStale(lastUsedBefore)} THEN ${now} ELSE ${apiKeys.lastUsedAt} END`;
 }

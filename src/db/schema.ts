@@ -37,6 +37,15 @@ export const apiKeys = sqliteTable(
     revokedAt: integer('revoked_at'),
     /** The Settings form that created the key (a random id per form shown): a form sent twice makes one key. */
     formId: text('form_id'),
+    /**
+     * The key's own rate-limit buckets of section 8 (requests and finals per key a minute), on its row rather than
+     * in rate_limit_windows: the row every keyed request looks up and writes anyway (src/limits/key-counters.ts).
+     * Each is the start of the window it counts in (NULL: never counted) and the count in it.
+     */
+    requestsWindowStart: integer('requests_window_start'),
+    requestsInWindow: integer('requests_in_window').notNull().default(0),
+    finalsWindowStart: integer('finals_window_start'),
+    finalsInWindow: integer('finals_in_window').notNull().default(0),
   },
   (table) => [
     uniqueIndex('api_keys_hash').on(table.hash),

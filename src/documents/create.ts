@@ -22,7 +22,8 @@ import { isJsonObject, type JsonValue } from '../json/parse.ts';
 import { finalBuckets, previewBuckets, replayBuckets } from '../limits/buckets.ts';
 import { limiterDown, reportAdmission } from '../limits/count.ts';
 import { bucketsInSql } from '../limits/in-sql.ts';
-import { admissionOf, admitInBatch, admitStatements, openInSql } from '../limits/limiter.ts';
+import { countFinalOnKey, finalsOpenInSql } from '../limits/key-counters.ts';
+import { admissionOf, admitInBatch, admitStatements, openInSql, singleAdmission } from '../limits/limiter.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import { log } from '../log.ts';
 import { ENGINE_BUSY_RETRY_AFTER_SECONDS, type RenderEngine } from '../render/engine.ts';
@@ -150,8 +151,10 @@ async function makeNew(
   const account = auth.account;
   if (deps.config.rateLimitsEnabled) {
     const plan = planOf(account.plan).limits;
-    const buckets = final ? finalBuckets(auth.key.id, plan) : previewBuckets(account.id, auth.key.id, plan);
-    reportAdmission(admissionOf(buckets, sent.now, sent.counts), sent.now, input);
+    const admission = final
+      ? singleAdmission(finalBuckets(auth.key.id, plan)[0]!, sent.now, (sent.counts[0] as { count: number }[])[0])
+      : admissionOf(previewBuckets(account.id, auth.key.id, plan), sent.now, sent.counts);
+    reportAdmission(admission, sent.now, input);
   }
   if (final && account.creditsRemaining <= 0) throw insufficientCredits(account.creditsRemaining, account.periodEnd);
   // A free key is taken in the same batch unless the buckets or the credit refused, both answered above.
@@ -344,13 +347,14 @@ const createStatements = statementsPerDatabase((db, { final, idempotent, limits,
   if (idempotent) {
     const { accountId } = caller;
     const credit = final ? hasCredit(accountId) : sql`1 = 1`;
-    const open = limits ? openInSql(buckets) : sql`1 = 1`;
+    const open = !limits ? sql`1 = 1` : final ? finalsOpenInSql(caller.keyRow, buckets[0]!) : openInSql(buckets);
     parts.lease = leaseInBatch(db, accountId, sql`${ok} AND ${leaseFree(accountId)} AND ${credit} AND ${open}`);
     // The lease this batch took was taken only where `ok` held (this attempt's lease id is new): SQLite works
     // `ok` out again only for the other case, and each term only while the ones before it hold.
     counted = sql`(${leaseTaken(accountId)} OR (${ok} AND NOT ${credit} AND ${leaseFree(accountId)}))`;
   }
-  if (limits) parts.counts = admitInBatch(db, buckets, counted);
+  // A final counts on the key's row (src/limits/key-counters.ts), a preview in its windows.
+  if (limits) parts.counts = final ? [countFinalOnKey(db, caller.keyRow, buckets[0]!, counted)] : admitInBatch(db, buckets, counted);
   return {
     statements: PARTS.flatMap((part) => parts[part].map(statementOf)),
     parts: Object.fromEntries(PARTS.map((part) => [part, parts[part].length])) as Record<Part, number>,

@@ -72,18 +72,9 @@ function windowOf(bucket: BucketInSql): WindowInSql {
   return { name: bucket.name, ...windowInSql(bucket.windowMs), limit: bucket.limit };
 }
 
-/**
- * countBelowLimitInBatch for one of two buckets the database names and limits itself (BucketInSql): `chosen` where
- * `choice` holds, else `otherwise` (a sign-in counts either the key's request or its network's failure).
- */
-export function countEitherInBatch(db: Database, choice: SQL, chosen: BucketInSql, otherwise: BucketInSql) {
-  const [one, other] = [windowOf(chosen), windowOf(otherwise)];
-  const either = (field: keyof WindowInSql) => sql`CASE WHEN ${choice} THEN ${one[field]} ELSE ${other[field]} END`;
-  return countBelowLimitInBatch(
-    db,
-    { name: either('name'), start: either('start'), end: either('end'), limit: either('limit') },
-    sql`1 = 1`,
-  );
+/** countBelowLimitInBatch for a bucket the database names and limits itself (BucketInSql), where `condition` holds. */
+export function countInBatch(db: Database, bucket: BucketInSql, condition: SQL) {
+  return countBelowLimitInBatch(db, windowOf(bucket), condition);
 }
 
 /** The limiter's storage could not be reached: the request is not processed (503 limiter_unavailable). */

@@ -6,6 +6,7 @@ import { parseJson } from '../../src/json/parse.ts';
 import { type Caller, seedCaller } from '../support/accounts.ts';
 import { BASE, createTestApp, type TestApp, withLimiterDown } from '../support/app.ts';
 import { expectRefusal, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
+import { seedKeyBucket } from '../support/key-counters.ts';
 import { acquireLease } from '../support/leases.ts';
 
 /**
@@ -263,7 +264,7 @@ describe('seconds and counts as the headers state them', () => {
 
   it('a refusal’s message names the minute and the ten minutes', async () => {
     app.clock.current = Date.parse('2026-11-02T10:20:30Z');
-    await seedWindow(`requests:key:${caller.keyId}`, 60_000, 120);
+    await seedKeyBucket(app, caller.keyId, 'requests', 120);
     const requests = await expectRefusal(
       await app.fetch(new Request(`${BASE}/api/v1/account`, { headers: caller.headers })),
       429,

@@ -34,6 +34,9 @@ describe('rate limits across processes', () => {
     const balance = await client.execute({ sql: 'SELECT credits_remaining AS c FROM accounts WHERE id = ?', args: [account.id] });
     expect(Number(documents.rows[0]!.n)).toBe(10);
     expect(Number(balance.rows[0]!.c)).toBe(40);
+    // The key's finals bucket, counted on its row by the three processes: the ten finals, not the refused ones.
+    const finals = await client.execute({ sql: 'SELECT finals_in_window AS n FROM api_keys WHERE account_id = ?', args: [account.id] });
+    expect(Number(finals.rows[0]!.n)).toBe(10);
     client.close();
   }, 120_000);
 });
