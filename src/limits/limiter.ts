@@ -119,18 +119,15 @@ export function openInSql(buckets: readonly BucketInSql[]): SQL {
 }
 
 /**
- * admit's statements for a batch, where `condition` holds: every bucket counted (its window's row made where it
- * has none) only if none is full, then their counts read, whether or not they were counted; admissionOf reads the
- * answers. A single bucket is one upsert (countBelowLimitInBatch) and no read. For more, one upsert does the
- * counting: whether a bucket is full is a subquery that does not depend on the row being written, so SQLite
- * evaluates it once, before the first row is written (and, the SELECT reading the table it writes, SQLite fills
- * the rows into a temporary table before writing any): all or none. `condition` filters the wanted rows
- * themselves: where it does not hold (a replay's buckets for a new document, on every request with an
- * Idempotency-Key) SQLite works out no bucket name or limit at all, which halved the statement's time (measured).
+ * admit's statements for a batch of several buckets (a single one is countBelowLimitInBatch), where `condition`
+ * holds: every bucket counted (its window's row made where it has none) only if none is full, then their counts
+ * read, whether or not they were counted; admissionOf reads the answers. One upsert does the counting: whether a
+ * bucket is full is a subquery that does not depend on the row being written, so SQLite evaluates it once, before
+ * the first row is written (and, the SELECT reading the table it writes, SQLite fills the rows into a temporary
+ * table before writing any): all or none. `condition` filters the wanted rows themselves: where it does not hold
+ * (a preview that does not get that far) SQLite works out no bucket name or limit at all.
  */
 export function admitInBatch(db: Database, buckets: readonly BucketInSql[], condition: SQL) {
-  // A single bucket not counted was full, at its limit: one upsert, nothing to read (admissionOf).
-  if (buckets.length === 1) return [countBelowLimitInBatch(db, windowOf(buckets[0]!), condition)];
   const windows = buckets.map((bucket) => ({ bucket, ...windowInSql(bucket.windowMs) }));
   // Rows as VALUES, not SELECTs joined by UNION ALL: D1 refuses a compound SELECT of more than a few terms
   // ("too many terms in compound SELECT"), and a VALUES list is not one.
@@ -166,8 +163,7 @@ export function admitInBatch(db: Database, buckets: readonly BucketInSql[], cond
 
 /**
  * The admission of buckets counted by admitInBatch, from its statements' answers: admitted when every bucket was
- * counted, else refused by the full ones (their counts read after the batch counted nothing; a single bucket not
- * counted is at its limit, which a count never passes).
+ * counted, else refused by the full ones (their counts read after the batch counted nothing).
  */
 export function admissionOf(buckets: readonly Bucket[], now: number, [counted, current]: readonly unknown[]): Admission {
   const windows = buckets.map((bucket) => ({ bucket, resetAt: windowStart(now, bucket.windowMs) + bucket.windowMs }));
@@ -175,10 +171,7 @@ export function admissionOf(buckets: readonly Bucket[], now: number, [counted, c
   if (counts.size === buckets.length) {
     return { admitted: true, states: windows.map(({ bucket, resetAt }) => ({ bucket, count: counts.get(bucket.name)!, resetAt })) };
   }
-  const read =
-    current === undefined
-      ? new Map(buckets.map((bucket) => [bucket.name, bucket.limit]))
-      : new Map((current as { bucket: string; count: number }[]).map((row) => [row.bucket, row.count]));
+  const read = new Map((current as { bucket: string; count: number }[]).map((row) => [row.bucket, row.count]));
   const states = windows.map(({ bucket, resetAt }) => ({ bucket, count: read.get(bucket.name) ?? 0, resetAt }));
   return { admitted: false, states, refusing: states.filter((state) => state.count >= state.bucket.limit) };
 }
