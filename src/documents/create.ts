@@ -198,27 +198,28 @@ async function makeNew(
 }
 
 /**
- * A replay's own batch, once the sign-in's found the key holding a document for the same request: its buckets
+ * A replay's own batch, once the sign-in's batch has found the key holding a document for the same request: its buckets
  * counted and the document's record read. A round trip of its own (a replay makes two before its render), so that
  * every other keyed request, far more frequent, sends neither part with its sign-in.
  */
 async function replayBatch(documentId: string, input: CreateDocumentInput, deps: CreateDocumentDeps, mode: DocumentRequest['mode']) {
   const { auth } = input;
   const now = deps.clock.now();
-  const buckets = deps.config.rateLimitsEnabled ? replayBuckets(mode, auth.account.id, auth.key.id, planOf(auth.account.plan).limits) : [];
+  const counting = deps.config.rateLimitsEnabled;
+  const buckets = replayBuckets(mode, auth.account.id, auth.key.id, planOf(auth.account.plan).limits);
   let answers: readonly unknown[];
   try {
     const statements = [
-      ...(buckets.length > 0 ? admitStatements(deps.db, buckets, now) : []),
+      ...(counting ? admitStatements(deps.db, buckets, now) : []),
       documentQuery(deps.db, auth.account.id, documentId, now - RETENTION_MS),
     ];
     answers = await deps.db.batch(statements as unknown as Parameters<Database['batch']>[0]);
   } catch (error) {
     // The batch writes only when it counts: then, as the sign-in's, a database out of reach is a limiter out of reach.
-    if (buckets.length > 0) throw limiterDown(input.requestId, error);
+    if (counting) throw limiterDown(input.requestId, error);
     throw error;
   }
-  if (buckets.length > 0) reportAdmission(admissionOf(buckets, now, answers.slice(0, -1)), now, input);
+  if (counting) reportAdmission(admissionOf(buckets, now, answers.slice(0, -1)), now, input);
   const [row] = answers.at(-1) as DocumentRow[];
   return row;
 }

@@ -1,4 +1,4 @@
-import { type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
 import { describeError } from '../db/failures.ts';
 import { preparedPerDatabase, statementOf } from '../db/prepared.ts';
@@ -43,38 +43,22 @@ async function admitOne(db: Database, bucket: Bucket, now: number): Promise<Admi
   return singleAdmission(bucket, now, counted);
 }
 
-/** A window's row for a batch's upsert: its bucket's name, its bounds and the bucket's limit, as SQL. */
-interface WindowInSql {
-  readonly name: SQL | Placeholder;
-  readonly start: SQL | Placeholder;
-  readonly end: SQL | Placeholder;
-  readonly limit: SQL;
-}
-
 /**
- * The upsert of admitOne as one statement of a larger batch, where `condition` holds: a row back (the bucket and its
- * new count) means counted. Through drizzle's insert builder, as the service's every write to the windows.
+ * The upsert of admitOne as one statement of a larger batch, for a bucket the database names and limits itself
+ * (BucketInSql), where `condition` holds: a row back (the bucket and its new count) means counted. Through
+ * drizzle's insert builder, as the service's every write to the windows.
  */
-function countBelowLimitInBatch(db: Database, window: WindowInSql, condition: SQL) {
+export function countInBatch(db: Database, bucket: BucketInSql, condition: SQL) {
+  const { start, end } = windowInSql(bucket.windowMs);
   return db
     .insert(rateLimitWindows)
-    .select(sql`SELECT ${window.name}, ${window.start}, 1, ${window.end} WHERE ${condition}`)
+    .select(sql`SELECT ${bucket.name}, ${start}, 1, ${end} WHERE ${condition}`)
     .onConflictDoUpdate({
       target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
       set: { count: sql`${rateLimitWindows.count} + 1` },
-      setWhere: sql`${rateLimitWindows.count} < ${window.limit}`,
+      setWhere: sql`${rateLimitWindows.count} < ${bucket.limit}`,
     })
     .returning({ bucket: rateLimitWindows.bucket, count: rateLimitWindows.count });
-}
-
-/** A bucket's window at the request's time, for countBelowLimitInBatch. */
-function windowOf(bucket: BucketInSql): WindowInSql {
-  return { name: bucket.name, ...windowInSql(bucket.windowMs), limit: bucket.limit };
-}
-
-/** countBelowLimitInBatch for a bucket the database names and limits itself (BucketInSql), where `condition` holds. */
-export function countInBatch(db: Database, bucket: BucketInSql, condition: SQL) {
-  return countBelowLimitInBatch(db, windowOf(bucket), condition);
 }
 
 /** The limiter's storage could not be reached: the request is not processed (503 limiter_unavailable). */
@@ -119,7 +103,7 @@ export function openInSql(buckets: readonly BucketInSql[]): SQL {
 }
 
 /**
- * admit's statements for a batch of several buckets (a single one is countBelowLimitInBatch), where `condition`
+ * admit's statements for a batch of several buckets (a single one is countInBatch), where `condition`
  * holds: every bucket counted (its window's row made where it has none) only if none is full, then their counts
  * read, whether or not they were counted; admissionOf reads the answers. One upsert does the counting: whether a
  * bucket is full is a subquery that does not depend on the row being written, so SQLite evaluates it once, before
