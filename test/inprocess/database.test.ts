@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { InArgs } from '@libsql/client';
 import Libsql from 'libsql';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.ts';
@@ -6,6 +7,7 @@ import { hashKey } from '../../src/auth/key-format.ts';
 import { type AppConfig, loadConfig } from '../../src/config.ts';
 import { DatabaseBusy } from '../../src/db/failures.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
+import { listQuery } from '../../src/documents/record.ts';
 import { seedCaller } from '../support/accounts.ts';
 import { BASE, createTestApp, interceptDb, isCommitBatch, type TestApp, TestClock, testFonts } from '../support/app.ts';
 import { expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
@@ -170,5 +172,25 @@ describe('a key whose attempt was refused while the lock was still held', () => 
     const retry = await makeDocument(app, who, finalInvoice(), { key: 'held-at-commit' });
     expect(retry.status, await retry.clone().text()).toBe(201);
     expect(await ledger(app, who)).toMatchObject({ credits: 1, documents: 1 });
+  });
+});
+
+describe('the index of the history by reference', () => {
+  it('holds only documents with a reference, and still serves the history filtered by one', async () => {
+    const { client, db } = await openDatabase(':memory:');
+    try {
+      const indexes = await client.execute("SELECT name, partial FROM pragma_index_list('documents')");
+      expect(indexes.rows.find((row) => row.name === 'documents_account_reference')?.partial).toBe(1);
+
+      const { sql, params } = listQuery(db, { accountId: 'acct_1', now: Date.now(), limit: 10, reference: 'r-1' }).toSQL();
+      const plan = await client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: params as InArgs });
+      const steps = plan.rows.map((row) => String(row.detail));
+      expect(steps.filter((step) => /^SEARCH documents\b/.test(step))).toEqual([
+        expect.stringContaining('INDEX documents_account_reference (account_id=? AND reference=? AND created_at>?)'),
+        expect.stringContaining('INDEX documents_account_reference (account_id=? AND reference=? AND created_at>?)'),
+      ]);
+    } finally {
+      client.close();
+    }
   });
 });

@@ -1,0 +1,2 @@
+DROP INDEX `documents_account_reference`;--> statement-breakpoint
+CREATE INDEX `documents_account_reference` ON `documents` (`account_id`,`reference`,`created_at`,`id`) WHERE "documents"."reference" IS NOT NULL;
