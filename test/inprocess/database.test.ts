@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import type { InArgs } from '@libsql/client';
 import Libsql from 'libsql';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.ts';
@@ -183,7 +182,7 @@ describe('the index of the history by reference', () => {
       expect(indexes.rows.find((row) => row.name === 'documents_account_reference')?.partial).toBe(1);
 
       const { sql, params } = listQuery(db, { accountId: 'acct_1', now: Date.now(), limit: 10, reference: 'r-1' }).toSQL();
-      const plan = await client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: params as InArgs });
+      const plan = await client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: params as (string | number)[] });
       const steps = plan.rows.map((row) => String(row.detail));
       expect(steps.filter((step) => /^SEARCH documents\b/.test(step))).toEqual([
         expect.stringContaining('INDEX documents_account_reference (account_id=? AND reference=? AND created_at>?)'),
