@@ -437,6 +437,7 @@ export interface components {
         };
         TemplateList: components["schemas"]["Template"][];
         Document: {
+            /** @description The document id, as in Svc-Document-Id: `doc_` and 20 characters. A document made later has an id that sorts after (its first ten characters are the time it was made); otherwise opaque. */
             id: string;
             /** @constant */
             object: "document";

@@ -17,7 +17,7 @@ import { statementOf, statementsPerDatabase } from '../db/prepared.ts';
 import { sha256Hex } from '../hash.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
 import { attemptValues, type Lease, leaseDecisionOf, leaseFree, leaseInBatch, leaseTaken, releaseLease } from '../idempotency/lease.ts';
-import { newId } from '../ids.ts';
+import { newId, newTimeOrderedId } from '../ids.ts';
 import { isJsonObject, type JsonValue } from '../json/parse.ts';
 import { finalBuckets, previewBuckets, replayBuckets } from '../limits/buckets.ts';
 import { limiterDown, reportAdmission } from '../limits/count.ts';
@@ -161,8 +161,9 @@ async function makeNew(
   if (input.idempotencyKey !== undefined && !lease) throw inProgress();
 
   const bytes = await render(document, input, deps);
+  const createdAt = deps.clock.now();
   const row: DocumentRow = {
-    id: newId('doc'),
+    id: newTimeOrderedId('doc', createdAt),
     accountId: account.id,
     keyId: auth.key.id,
     template: document.template.slug,
@@ -175,7 +176,7 @@ async function makeNew(
     creditsConsumed: final ? 1 : 0,
     sha256: sha256Hex(bytes),
     bytes: bytes.length,
-    createdAt: deps.clock.now(),
+    createdAt,
   };
   let outcome: Awaited<ReturnType<typeof commitDocument>>;
   try {

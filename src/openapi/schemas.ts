@@ -106,7 +106,13 @@ export const TemplateSchema = v.strictObject({
 });
 
 export const DocumentSchema = v.strictObject({
-  id: v.string(),
+  id: v.pipe(
+    v.string(),
+    v.metadata({
+      description:
+        'The document id, as in Svc-Document-Id: `doc_` and 20 characters. A document made later has an id that sorts after (its first ten characters are the time it was made); otherwise opaque.',
+    }),
+  ),
   object: v.literal('document'),
   template: v.string(),
   template_version: v.string(),

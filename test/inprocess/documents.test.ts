@@ -258,3 +258,18 @@ async function heldLease(key: string) {
   const fingerprint = requestFingerprint(parseDocumentRequest(parseJson(JSON.stringify(finalInvoice()))));
   return acquireLease(app.db, { accountId: caller.account.id, key, fingerprint, now: app.clock.now() });
 }
+
+describe('document ids', () => {
+  it('sort by when the document was made, one millisecond apart, and keep the form of every id', async () => {
+    const ids: string[] = [];
+    for (let made = 0; made < 8; made++) {
+      app.clock.advance(1);
+      const response = await makeDocument(app, caller, previewInvoice());
+      expect(response.status).toBe(201);
+      ids.push(response.headers.get('Svc-Document-Id')!);
+    }
+    for (const id of ids) expect(id).toMatch(/^doc_[0-9abcdefghjkmnpqrstvwxyz]{20}$/);
+    expect([...ids].sort()).toEqual(ids);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
