@@ -1,8 +1,10 @@
 import { join } from 'node:path';
+import Libsql from 'libsql';
 import { createApp } from '../../src/app.ts';
 import { systemClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
+import { newId } from '../../src/ids.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
 import { tempDir } from '../support/processes.ts';
@@ -16,11 +18,14 @@ import { sendFinal } from './finals.ts';
  * Idempotency-Key, the rate limits off then on in each round (on: round 1,200 keys of 600 accounts, as the load
  * bench). Each final's server time and render time come from its request log line; the database's part is the time
  * in `db.batch`, the rest is JavaScript (reading and checking the request, the answer). Prints each round and the
- * median of the rounds.
+ * median of the rounds. PREFILL records (0 unless set) are put in each database first, with random ids and no
+ * reference as an earlier version made them, so that a final's inserts land in indexes the size of a deployment's.
  */
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const FINALS = Number(process.env.FINALS ?? 2000);
+const PREFILL = Number(process.env.PREFILL ?? 0);
 const WARMUP = 1000;
+const DAY_MS = 86_400_000;
 
 const fonts = loadFonts(readFontFiles());
 
@@ -29,9 +34,29 @@ interface Split {
   database: number;
 }
 
+/** PREFILL records of the last 80 days spread over the file's accounts, written through a connection of its own. */
+function prefill(path: string) {
+  const connection = new Libsql(path);
+  const accounts = (connection.prepare('SELECT id FROM accounts').all() as { id: string }[]).map((row) => row.id);
+  const insert = connection.prepare(
+    `INSERT INTO documents (id, account_id, key_id, template, template_version, mode, paper, locale, reference, source,
+      credits_consumed, sha256, bytes, created_at) VALUES (?, ?, 'key_prefill', 'invoice', '1.0.0', 'final', 'a4', 'en', NULL, 'api', 1, ?, 18000, ?)`,
+  );
+  const first = Date.now() - 80 * DAY_MS;
+  connection.exec('BEGIN');
+  for (let index = 0; index < PREFILL; index++) {
+    insert.run([newId('doc'), accounts[index % accounts.length]!, '0'.repeat(64), first + Math.floor((index * 80 * DAY_MS) / PREFILL)]);
+  }
+  connection.exec('COMMIT');
+  connection.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  connection.close();
+}
+
 async function finalsWith(rateLimits: boolean) {
-  const { db, client } = await openDatabase(`file:${join(tempDir('svc-outside-'), 'svc.db')}`);
+  const path = join(tempDir('svc-outside-'), 'svc.db');
+  const { db, client } = await openDatabase(`file:${path}`);
   const keys = await seedAccounts(db, rateLimits ? 600 : 1, 'outside');
+  if (PREFILL > 0) prefill(path);
   let databaseMs = 0;
   const batch = db.batch.bind(db);
   db.batch = (async (...args: Parameters<typeof batch>) => {
