@@ -19,21 +19,24 @@ export function base32(bytes: Uint8Array): string {
 
 export const BASE32_ALPHABET = ALPHABET;
 
+/** How many characters follow an id's prefix. */
+const ID_CHARACTERS = 20;
+
 /** A random id such as `acct_…`: the prefix and 20 base32 characters (100 bits). */
 export function newId(prefix: string): string {
-  return `${prefix}_${base32(crypto.getRandomValues(new Uint8Array(13))).slice(0, 20)}`;
+  return `${prefix}_${base32(crypto.getRandomValues(new Uint8Array(13))).slice(0, ID_CHARACTERS)}`;
 }
 
 const TIME_CHARACTERS = 10;
 
 /**
- * An id such as `doc_…` that sorts by when it was made: the prefix, `now` (milliseconds) in 10 base32 characters,
- * then 10 random ones (50 bits), as long as newId's. A table keyed by such ids grows at its end: an insert writes
+ * An id such as `doc_…` that sorts by when it was made, to the millisecond: the prefix, `now` (milliseconds, below
+ * 2^50) in 10 base32 characters, then 10 random ones (50 bits), as long as newId's. A table keyed by such ids grows at its end: an insert writes
  * the key's last page, which every insert writes, rather than a page anywhere in it, one more page for the WAL and
  * its checkpoints (issue 19, measured in docs/scaling.md).
  */
 export function newTimeOrderedId(prefix: string, now: number): string {
   let time = '';
   for (let rest = now, index = 0; index < TIME_CHARACTERS; index++, rest = Math.floor(rest / 32)) time = ALPHABET[rest % 32] + time;
-  return `${prefix}_${time}${base32(crypto.getRandomValues(new Uint8Array(7))).slice(0, 20 - TIME_CHARACTERS)}`;
+  return `${prefix}_${time}${base32(crypto.getRandomValues(new Uint8Array(7))).slice(0, ID_CHARACTERS - TIME_CHARACTERS)}`;
 }

@@ -437,7 +437,7 @@ export interface components {
         };
         TemplateList: components["schemas"]["Template"][];
         Document: {
-            /** @description The document id, as in Svc-Document-Id: `doc_` and 20 characters. A document made later has an id that sorts after (its first ten characters are the time it was made); otherwise opaque. */
+            /** @description The document id, as in Svc-Document-Id: `doc_` and 20 characters, the first ten the millisecond it was made, so ids sort roughly by creation (within one millisecond, or between servers whose clocks differ, in any order). Otherwise opaque. */
             id: string;
             /** @constant */
             object: "document";
@@ -3028,7 +3028,7 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
-                     *           "id": "doc_8m3q7w2k9d4x6t1v5r0c",
+                     *           "id": "doc_01m3vcs7e06t1v5r0c8m",
                      *           "object": "document",
                      *           "template": "invoice",
                      *           "template_version": "2.4.0",
@@ -3229,7 +3229,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "document": {
-                     *         "id": "doc_8m3q7w2k9d4x6t1v5r0c",
+                     *         "id": "doc_01m3vcs7e06t1v5r0c8m",
                      *         "object": "document",
                      *         "template": "invoice",
                      *         "template_version": "2.4.0",
@@ -3739,7 +3739,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "doc_8m3q7w2k9d4x6t1v5r0c",
+                     *       "id": "doc_01m3vcs7e06t1v5r0c8m",
                      *       "object": "document",
                      *       "template": "invoice",
                      *       "template_version": "2.4.0",

@@ -51,7 +51,7 @@ interface Shown {
  * service's shape, and an idempotency key as a caller would make one.
  */
 const SAMPLE_PARAMETER_VALUES: Record<string, string> = {
-  id: 'doc_4c9a2m7k0q8r3t6v1x5z',
+  id: 'doc_01m3vcqrws7k0q8r3t6v',
   [HEADERS.idempotencyKey]: 'order-1001-invoice',
 };
 /** Headers the samples leave out: the client and curl send the default for them. */

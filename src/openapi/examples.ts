@@ -18,7 +18,8 @@ import { totalsObject } from '../templates/totals.ts';
  */
 const CREATED_AT = Date.UTC(2026, 9, 1, 9, 30, 0);
 const SAMPLE = {
-  documentId: 'doc_8m3q7w2k9d4x6t1v5r0c',
+  // Made at CREATED_AT: its first ten characters are that millisecond (newTimeOrderedId).
+  documentId: 'doc_01m3vcs7e06t1v5r0c8m',
   requestId: 'req_4f7k2m9q3w8x1d6t0v5b',
   keyId: 'key_2d9x4k7m1q8w3t6v0r5c',
   sha256: '3f9a1c4e7b2d8f6a0c5e9b1d4f7a2c8e6b0d3f9a1c4e7b2d8f6a0c5e9b1d4f7a',

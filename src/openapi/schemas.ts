@@ -110,7 +110,7 @@ export const DocumentSchema = v.strictObject({
     v.string(),
     v.metadata({
       description:
-        'The document id, as in Svc-Document-Id: `doc_` and 20 characters. A document made later has an id that sorts after (its first ten characters are the time it was made); otherwise opaque.',
+        'The document id, as in Svc-Document-Id: `doc_` and 20 characters, the first ten the millisecond it was made, so ids sort roughly by creation (within one millisecond, or between servers whose clocks differ, in any order). Otherwise opaque.',
     }),
   ),
   object: v.literal('document'),

@@ -1,9 +1,11 @@
 import { join } from 'node:path';
-import Libsql from 'libsql';
 import { createApp } from '../../src/app.ts';
 import { systemClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
+import type { Database } from '../../src/db/database.ts';
+import type { SqlClient } from '../../src/db/embedded.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
+import { accounts, documents } from '../../src/db/schema.ts';
 import { newId } from '../../src/ids.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
@@ -26,6 +28,8 @@ const FINALS = Number(process.env.FINALS ?? 2000);
 const PREFILL = Number(process.env.PREFILL ?? 0);
 const WARMUP = 1000;
 const DAY_MS = 86_400_000;
+/** Records a statement of the prefill inserts (14 values each, under SQLite's 32,766). */
+const PREFILL_CHUNK = 1_000;
 
 const fonts = loadFonts(readFontFiles());
 
@@ -34,29 +38,36 @@ interface Split {
   database: number;
 }
 
-/** PREFILL records of the last 80 days spread over the file's accounts, written through a connection of its own. */
-function prefill(path: string) {
-  const connection = new Libsql(path);
-  const accounts = (connection.prepare('SELECT id FROM accounts').all() as { id: string }[]).map((row) => row.id);
-  const insert = connection.prepare(
-    `INSERT INTO documents (id, account_id, key_id, template, template_version, mode, paper, locale, reference, source,
-      credits_consumed, sha256, bytes, created_at) VALUES (?, ?, 'key_prefill', 'invoice', '1.0.0', 'final', 'a4', 'en', NULL, 'api', 1, ?, 18000, ?)`,
-  );
+/** PREFILL records of the last 80 days spread over the database's accounts, with random ids and no reference. */
+async function prefill(db: Database, client: SqlClient) {
+  const accountIds = (await db.select({ id: accounts.id }).from(accounts)).map((row) => row.id);
   const first = Date.now() - 80 * DAY_MS;
-  connection.exec('BEGIN');
-  for (let index = 0; index < PREFILL; index++) {
-    insert.run([newId('doc'), accounts[index % accounts.length]!, '0'.repeat(64), first + Math.floor((index * 80 * DAY_MS) / PREFILL)]);
+  const record = (index: number): typeof documents.$inferInsert => ({
+    id: newId('doc'),
+    accountId: accountIds[index % accountIds.length]!,
+    keyId: 'key_prefill',
+    template: 'invoice',
+    templateVersion: '1.0.0',
+    mode: 'final',
+    paper: 'a4',
+    locale: 'en',
+    source: 'api',
+    creditsConsumed: 1,
+    sha256: '0'.repeat(64),
+    bytes: 18_000,
+    createdAt: first + Math.floor((index * 80 * DAY_MS) / PREFILL),
+  });
+  for (let start = 0; start < PREFILL; start += PREFILL_CHUNK) {
+    const count = Math.min(PREFILL_CHUNK, PREFILL - start);
+    await db.insert(documents).values(Array.from({ length: count }, (_, offset) => record(start + offset)));
   }
-  connection.exec('COMMIT');
-  connection.exec('PRAGMA wal_checkpoint(TRUNCATE)');
-  connection.close();
+  await client.execute('PRAGMA wal_checkpoint(TRUNCATE)');
 }
 
 async function finalsWith(rateLimits: boolean) {
-  const path = join(tempDir('svc-outside-'), 'svc.db');
-  const { db, client } = await openDatabase(`file:${path}`);
+  const { db, client } = await openDatabase(`file:${join(tempDir('svc-outside-'), 'svc.db')}`);
   const keys = await seedAccounts(db, rateLimits ? 600 : 1, 'outside');
-  if (PREFILL > 0) prefill(path);
+  if (PREFILL > 0) await prefill(db, client);
   let databaseMs = 0;
   const batch = db.batch.bind(db);
   db.batch = (async (...args: Parameters<typeof batch>) => {

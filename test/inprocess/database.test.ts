@@ -6,7 +6,7 @@ import { hashKey } from '../../src/auth/key-format.ts';
 import { type AppConfig, loadConfig } from '../../src/config.ts';
 import { DatabaseBusy } from '../../src/db/failures.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
-import { listQuery } from '../../src/documents/record.ts';
+import { type DocumentRow, listQuery } from '../../src/documents/record.ts';
 import { seedCaller } from '../support/accounts.ts';
 import { BASE, createTestApp, interceptDb, isCommitBatch, type TestApp, TestClock, testFonts } from '../support/app.ts';
 import { expectError, finalInvoice, ledger, makeDocument } from '../support/documents.ts';
@@ -181,13 +181,26 @@ describe('the index of the history by reference', () => {
       const indexes = await client.execute("SELECT name, partial FROM pragma_index_list('documents')");
       expect(indexes.rows.find((row) => row.name === 'documents_account_reference')?.partial).toBe(1);
 
-      const { sql, params } = listQuery(db, { accountId: 'acct_1', now: Date.now(), limit: 10, reference: 'r-1' }).toSQL();
-      const plan = await client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: params as (string | number)[] });
-      const steps = plan.rows.map((row) => String(row.detail));
-      expect(steps.filter((step) => /^SEARCH documents\b/.test(step))).toEqual([
-        expect.stringContaining('INDEX documents_account_reference (account_id=? AND reference=? AND created_at>?)'),
-        expect.stringContaining('INDEX documents_account_reference (account_id=? AND reference=? AND created_at>?)'),
-      ]);
+      const now = Date.now();
+      const searches = async (after?: DocumentRow) => {
+        const { sql, params } = listQuery(db, {
+          accountId: 'acct_1',
+          now,
+          limit: 10,
+          reference: 'r-1',
+          ...(after ? { after } : {}),
+        }).toSQL();
+        const plan = await client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: params as (string | number)[] });
+        return plan.rows.map((row) => String(row.detail)).filter((step) => /^SEARCH documents\b/.test(step));
+      };
+      const byReference = expect.stringContaining('INDEX documents_account_reference (account_id=? AND reference=? AND created_at>?)');
+      expect(await searches()).toEqual([byReference, byReference]);
+      // The next page: the rows after the previous page's last.
+      const last = { id: 'doc_01m3vcs7e06t1v5r0c8m', createdAt: now - 60_000 } as DocumentRow;
+      const afterLast = expect.stringContaining(
+        'INDEX documents_account_reference (account_id=? AND reference=? AND created_at>? AND created_at<?)',
+      );
+      expect(await searches(last)).toEqual([afterLast, afterLast]);
     } finally {
       client.close();
     }

@@ -1,9 +1,12 @@
+import { eq } from 'drizzle-orm';
 import * as v from 'valibot';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { commitDocument } from '../../src/credits/commit.ts';
+import { documents } from '../../src/db/schema.ts';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { purgeExpired } from '../../src/documents/retention.ts';
 import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
+import { BASE32_ALPHABET, newTimeOrderedId } from '../../src/ids.ts';
 import { parseJson } from '../../src/json/parse.ts';
 import { DocumentListSchema } from '../../src/openapi/schemas.ts';
 import { type Caller, seedCaller } from '../support/accounts.ts';
@@ -268,8 +271,15 @@ describe('document ids', () => {
       expect(response.status).toBe(201);
       ids.push(response.headers.get('Svc-Document-Id')!);
     }
-    for (const id of ids) expect(id).toMatch(/^doc_[0-9abcdefghjkmnpqrstvwxyz]{20}$/);
+    for (const id of ids) expect(id).toMatch(new RegExp(`^doc_[${BASE32_ALPHABET}]{20}$`));
     expect([...ids].sort()).toEqual(ids);
+    // The first ten characters are the time the record says it was made.
+    const [last] = await app.db
+      .select()
+      .from(documents)
+      .where(eq(documents.id, ids.at(-1)!));
+    expect(last!.createdAt).toBe(app.clock.now());
+    expect(ids.at(-1)!.slice(0, 14)).toBe(newTimeOrderedId('doc', last!.createdAt).slice(0, 14));
     expect(new Set(ids).size).toBe(ids.length);
   });
 });

@@ -4,8 +4,8 @@ import { BASE32_ALPHABET, newId, newTimeOrderedId } from '../../src/ids.ts';
 const FORM = new RegExp(`^doc_[${BASE32_ALPHABET}]{20}$`);
 
 describe('newTimeOrderedId', () => {
-  it('sorts as the times it was made with, across every carry of its base32 digits', () => {
-    const times = [0, 1, 31, 32, 1_023, 1_024, 32 ** 5 - 1, 32 ** 5, Date.parse('2026-11-26T00:00:00Z'), 2 ** 48];
+  it('sorts as the times it was made with, across carries of its base32 digits, up to 2^50 − 1 ms', () => {
+    const times = [0, 1, 31, 32, 1_023, 1_024, 32 ** 5 - 1, 32 ** 5, Date.parse('2026-11-26T00:00:00Z'), 32 ** 9 - 1, 32 ** 9, 2 ** 50 - 1];
     const ids = times.map((time) => newTimeOrderedId('doc', time));
     for (const id of ids) expect(id).toMatch(FORM);
     expect([...ids].sort()).toEqual(ids);
