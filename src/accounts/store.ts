@@ -1,5 +1,6 @@
 import { eq, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
+import { EXISTS } from '../db/exists.ts';
 import { accounts } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { PLANS, type PlanName, planOf } from './plans.ts';
@@ -124,5 +125,5 @@ export function renewalOf(
 
 /** The account has a credit left, as SQL (read in a batch, after a renewal earlier in it). */
 export function hasCredit(accountId: string | SQL): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${accounts} WHERE ${accounts.id} = ${accountId} AND ${accounts.creditsRemaining} > 0)`;
+  return sql`${EXISTS} (SELECT 1 FROM ${accounts} WHERE ${accounts.id} = ${accountId} AND ${accounts.creditsRemaining} > 0)`;
 }

@@ -2,6 +2,7 @@ import { and, eq, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { AccountRow } from '../accounts/store.ts';
 import { KEY_KINDS, type KeyKind, type Scope } from '../contract/scopes.ts';
 import type { Database } from '../db/database.ts';
+import { EXISTS } from '../db/exists.ts';
 import { fragmentPerValue } from '../db/prepared.ts';
 import { accounts, apiKeys } from '../db/schema.ts';
 import { newId } from '../ids.ts';
@@ -45,7 +46,7 @@ export async function createKey(
   const inserted = await db.all<{ id: string }>(sql`
     INSERT INTO ${apiKeys} (id, account_id, name, kind, prefix, hash, scopes, created_at, form_id)
     SELECT ${id}, ${input.accountId}, ${input.name}, ${input.kind}, ${prefix}, ${hashKey(key)}, ${scopes.join(' ')}, ${input.now}, ${input.formId ?? null}
-    WHERE EXISTS (SELECT 1 FROM ${accounts} WHERE id = ${input.accountId} AND email_confirmed = 1)
+    WHERE ${EXISTS} (SELECT 1 FROM ${accounts} WHERE id = ${input.accountId} AND email_confirmed = 1)
       AND (SELECT COUNT(*) FROM ${apiKeys} WHERE account_id = ${input.accountId} AND revoked_at IS NULL) < ${MAX_ACTIVE_KEYS}
     ON CONFLICT (account_id, form_id) DO NOTHING
     RETURNING id`);
@@ -113,14 +114,14 @@ const activeByHash = (hash: Placeholder) => sql`${apiKeys.hash} = ${hash} AND ${
 export type CallerFragments = CallerInSql & { readonly active: SQL; readonly keyRow: SQL; hasScope(scope: Scope): SQL };
 
 const ofActiveKey = (column: SQL, hash: Placeholder) => sql`(SELECT ${column} FROM ${apiKeys} WHERE ${activeByHash(hash)})`;
-const activeOf = (hash: Placeholder) => sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${activeByHash(hash)})`;
+const activeOf = (hash: Placeholder) => sql`${EXISTS} (SELECT 1 FROM ${apiKeys} WHERE ${activeByHash(hash)})`;
 const keyIdOf = (hash: Placeholder) => ofActiveKey(sql`${apiKeys.id}`, hash);
 const accountIdOf = (hash: Placeholder) => ofActiveKey(sql`${apiKeys.accountId}`, hash);
 const planOfKey = (hash: Placeholder) =>
   sql`(SELECT ${accounts.plan} FROM ${accounts} WHERE ${accounts.id} = ${ofActiveKey(sql`${apiKeys.accountId}`, hash)})`;
 /** scopesOf's reading of the space-separated list, in SQL. */
 const hasScopeOf = (scope: Scope) => (hash: Placeholder) =>
-  sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${activeByHash(hash)} AND instr(' ' || ${apiKeys.scopes} || ' ', ${` ${scope} `}) > 0)`;
+  sql`${EXISTS} (SELECT 1 FROM ${apiKeys} WHERE ${activeByHash(hash)} AND instr(' ' || ${apiKeys.scopes} || ' ', ${` ${scope} `}) > 0)`;
 
 /**
  * The caller of a request as SQL, for statements batched with the key's own look-up: whether the key with the

@@ -3,6 +3,7 @@ import { hasCredit } from '../accounts/store.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import type { Database } from '../db/database.ts';
+import { EXISTS } from '../db/exists.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from '../db/failures.ts';
 import { statementOf, statementsPerDatabase } from '../db/prepared.ts';
 import { accounts, documents, idempotencyKeys } from '../db/schema.ts';
@@ -46,8 +47,8 @@ const LEASE = { accountId: ROW.accountId, key: sql.placeholder('idempotency_key'
 /** The commit's statements, built once per database for a final or a preview, with or without a lease. */
 const commitStatements = statementsPerDatabase((db, { charge, leased }: { charge: boolean; leased: boolean }) => {
   const credit = charge ? hasCredit(sql`${ROW.accountId}`) : sql`1 = 1`;
-  const holdsLease = leased ? sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${heldBy(LEASE)})` : sql`1 = 1`;
-  const recorded = sql`EXISTS (SELECT 1 FROM ${documents} WHERE id = ${ROW.id})`;
+  const holdsLease = leased ? sql`${EXISTS} (SELECT 1 FROM ${idempotencyKeys} WHERE ${heldBy(LEASE)})` : sql`1 = 1`;
+  const recorded = sql`${EXISTS} (SELECT 1 FROM ${documents} WHERE id = ${ROW.id})`;
   const insert = db.all<{ id: string }>(sql`
     INSERT INTO ${documents} (id, account_id, key_id, template, template_version, mode, paper, locale, reference, source,
       credits_consumed, sha256, bytes, created_at)

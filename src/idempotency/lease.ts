@@ -1,6 +1,7 @@
 import { and, eq, getTableColumns, isNull, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { LIMITS } from '../contract/limits.ts';
 import type { Database } from '../db/database.ts';
+import { EXISTS } from '../db/exists.ts';
 import { idempotencyKeys } from '../db/schema.ts';
 
 const TAKEOVER_AFTER_MS = LIMITS.idempotencyTakeoverSeconds * 1000;
@@ -82,12 +83,12 @@ const takeable = sql`(${idempotencyKeys.createdAt} <= ${ATTEMPT.forgottenBefore}
 
 /** This attempt may take the key: no row, or one it may take over. SQL, read before the lease is taken. */
 export function leaseFree(accountId: SQL): SQL {
-  return sql`NOT EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${attemptRow(accountId)} AND NOT ${takeable})`;
+  return sql`NOT ${EXISTS} (SELECT 1 FROM ${idempotencyKeys} WHERE ${attemptRow(accountId)} AND NOT ${takeable})`;
 }
 
 /** The key now holds this attempt's lease (it took it earlier in the batch). */
 export function leaseTaken(accountId: SQL): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${attemptRow(accountId)} AND ${idempotencyKeys.leaseId} = ${ATTEMPT.leaseId})`;
+  return sql`${EXISTS} (SELECT 1 FROM ${idempotencyKeys} WHERE ${attemptRow(accountId)} AND ${idempotencyKeys.leaseId} = ${ATTEMPT.leaseId})`;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type Placeholder, type SQL, sql } from 'drizzle-orm';
 import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/database.ts';
+import { EXISTS } from '../db/exists.ts';
 import { apiKeys } from '../db/schema.ts';
 import type { Bucket } from './buckets.ts';
 import { type BucketInSql, windowInSql } from './in-sql.ts';
@@ -54,13 +55,13 @@ export function requestAdmission(bucket: Bucket, now: number, count: number): Ad
 
 /** The caller's request was admitted by its requests bucket: SQL for the statements after countRequestOnKey's. */
 export function requestAdmittedInSql(key: SQL, bucket: BucketInSql): SQL {
-  return sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${key} AND ${REQUESTS.count} <= ${bucket.limit})`;
+  return sql`${EXISTS} (SELECT 1 FROM ${apiKeys} WHERE ${key} AND ${REQUESTS.count} <= ${bucket.limit})`;
 }
 
 /** The key's finals bucket is not full in the window at the request's time (SQL read before countFinalOnKey's). */
 export function finalsOpenInSql(key: SQL, bucket: BucketInSql): SQL {
   const { start } = windowInSql(bucket.windowMs);
-  return sql`NOT EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${key} AND ${FINALS.windowStart} = ${start} AND ${FINALS.count} >= ${bucket.limit})`;
+  return sql`NOT ${EXISTS} (SELECT 1 FROM ${apiKeys} WHERE ${key} AND ${FINALS.windowStart} = ${start} AND ${FINALS.count} >= ${bucket.limit})`;
 }
 
 /**

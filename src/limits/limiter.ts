@@ -1,5 +1,6 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/database.ts';
+import { EXISTS } from '../db/exists.ts';
 import { describeError } from '../db/failures.ts';
 import { preparedPerDatabase, statementOf } from '../db/prepared.ts';
 import { rateLimitWindows } from '../db/schema.ts';
@@ -96,7 +97,7 @@ export function admitStatements(db: Database, buckets: readonly Bucket[], now: n
 export function openInSql(buckets: readonly BucketInSql[]): SQL {
   const open = buckets.map((bucket) => {
     const { start } = windowInSql(bucket.windowMs);
-    return sql`NOT EXISTS (SELECT 1 FROM ${rateLimitWindows} WHERE ${rateLimitWindows.bucket} = ${bucket.name}
+    return sql`NOT ${EXISTS} (SELECT 1 FROM ${rateLimitWindows} WHERE ${rateLimitWindows.bucket} = ${bucket.name}
       AND ${rateLimitWindows.windowStart} = ${start} AND ${rateLimitWindows.count} >= ${bucket.limit})`;
   });
   return sql`(${sql.join(open, sql` AND `)})`;
@@ -128,7 +129,7 @@ export function admitInBatch(db: Database, buckets: readonly BucketInSql[], cond
     .select(
       sql`WITH wanted(bucket, window_start, quota, expires_at) AS (SELECT * FROM (VALUES ${wanted}) WHERE ${condition})
       SELECT bucket, window_start, 1, expires_at FROM wanted
-      WHERE NOT EXISTS (
+      WHERE NOT ${EXISTS} (
         SELECT 1 FROM ${rateLimitWindows} AS w JOIN wanted AS at_quota ON w.bucket = at_quota.bucket AND w.window_start = at_quota.window_start
         WHERE w.count >= at_quota.quota)`,
     )

@@ -3,6 +3,7 @@ import { createAccount, findAccountByEmail } from '../accounts/store.ts';
 import type { Clock } from '../clock.ts';
 import type { AppConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { EXISTS } from '../db/exists.ts';
 import { describeError } from '../db/failures.ts';
 import { accounts, sessions, signInLinks } from '../db/schema.ts';
 import { sha256Hex } from '../hash.ts';
@@ -126,7 +127,7 @@ export async function useSignInLink(
       SELECT ${hashToken(sessionToken)}, account_id, ${now}, ${now + SESSION_LIFETIME_MS}
       FROM ${signInLinks} WHERE token_hash = ${linkHash} AND consumed_by = ${attempt}`),
     db.update(signInLinks).set({ usedAt: now }).where(sql`account_id = (${won}) AND used_at IS NULL`),
-    db.delete(sessions).where(sql`token_hash = ${previousHash} AND EXISTS (${won})`),
+    db.delete(sessions).where(sql`token_hash = ${previousHash} AND ${EXISTS} (${won})`),
   ]);
   const [row] = used;
   return row ? { sessionToken, accountId: row.accountId } : undefined;
