@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import Libsql from 'libsql';
 import { EmbeddedClient } from '../db/embedded.ts';
 import { embeddedPath } from '../db/libsql.ts';
+import { libsqlConnection } from '../db/libsql-engine.ts';
 import { type CommandInput, OperatorRefusal, type OptionSpec } from '../operator/commands.ts';
 
 /**
@@ -44,7 +45,7 @@ const BACKUP: LocalCommand = {
     if (!existsSync(dirname(file))) throw new OperatorRefusal(`the folder ${dirname(file)} does not exist.`);
     // Written under a name of its own first: a copy cut short (a full disk, a kill) never takes FILE's name.
     const partial = `${file}.partial-${process.pid}`;
-    const client = new EmbeddedClient(source, { busyWaitMs });
+    const client = new EmbeddedClient(source, { engine: libsqlConnection, busyWaitMs });
     try {
       await client.execute({ sql: 'VACUUM INTO ?', args: [partial] });
       const check = quickCheck(partial);

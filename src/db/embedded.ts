@@ -1,6 +1,27 @@
 import type { ResultSet, Row } from '@libsql/client';
-import Libsql from 'libsql';
 import { DatabaseBusy, DatabaseClosed, isLockBusy } from './failures.ts';
+
+/**
+ * What EmbeddedClient asks of a SQLite engine's connection to a file: the `libsql` package's
+ * (src/db/libsql-engine.ts), or Bun's own (src/db/bun-sqlite.ts).
+ */
+export interface EngineConnection {
+  prepare(sql: string): EngineStatement;
+  /** Runs a statement without parameters or rows, and finalises it at once even when it fails. */
+  exec(sql: string): void;
+  readonly inTransaction: boolean;
+  close(): void;
+}
+
+export interface EngineStatement {
+  /** The statement answers rows: a query, or a change with RETURNING. */
+  readonly reader: boolean;
+  /** A reader's columns: names and declared types. */
+  columns(): { name: string; type: string | null }[];
+  /** Runs a reader to its end; its rows as arrays of values in column order. */
+  rows(args: unknown[]): unknown[][];
+  run(args: unknown[]): { changes: number; lastInsertRowid: number | bigint };
+}
 
 type SqlValue = string | number | bigint | boolean | null | Uint8Array;
 interface SqlStatement {
@@ -44,7 +65,7 @@ function rowMaker(columns: readonly string[]): (values: unknown[]) => Row {
 }
 
 interface Prepared {
-  statement: Libsql.Statement;
+  statement: EngineStatement;
   reader: boolean;
   columns: string[];
   columnTypes: string[];
@@ -87,17 +108,17 @@ const ONLY_READS = /^\s*SELECT\b/i;
 const CHANGES_ROWS = /^\s*(INSERT|UPDATE|DELETE|REPLACE|WITH)\b/i;
 
 /**
- * An embedded libSQL database file used through the libSQL engine (the `libsql` package that @libsql/client
- * itself opens files with), on one connection whose statements stay prepared. @libsql/client prepares every
- * statement again on each call and builds each row with property descriptors: a keyed final in Bun took
- * 1.84–1.98 ms through it and 1.43–1.52 ms through this (handler in process, 2,000 in a row). Every call is
- * synchronous underneath, so nothing interleaves on the connection; other processes on the same file are
- * ordered by SQLite's locks.
+ * An embedded database file used through a SQLite engine directly (`engine`: the `libsql` package that
+ * @libsql/client itself opens files with, or Bun's own), on one connection whose statements stay prepared.
+ * @libsql/client prepares every statement again on each call and builds each row with property descriptors: a keyed
+ * final in Bun took 1.84–1.98 ms through it and 1.43–1.52 ms through this on the `libsql` package (handler in
+ * process, 2,000 in a row). Every call is synchronous underneath, so nothing interleaves on the connection; other
+ * processes on the same file are ordered by SQLite's locks.
  *
- * Locks. A prepared statement that fails with SQLITE_BUSY stays in progress on the connection until it is
- * reset, and while it does, the connection's later autocommit writes are never committed and keep the write
- * lock. The `libsql` package's Statement has no reset(): run() and all() reset a statement only to run it again
- * at once. So a prepared statement is never the one to wait for the lock: every write runs inside
+ * Locks. With the `libsql` package, a prepared statement that fails with SQLITE_BUSY stays in progress on the
+ * connection until it is reset, and while it does, the connection's later autocommit writes are never committed and
+ * keep the write lock; its Statement has no reset(): run() and all() reset a statement only to run it again at once
+ * (Bun's resets a failed statement itself; the design below serves both). So a prepared statement is never the one to wait for the lock: every write runs inside
  * BEGIN IMMEDIATE … COMMIT issued through exec(), whose statement the engine finalises at once, even when it
  * fails. When BEGIN IMMEDIATE finds the lock held, nothing has run; the
  * attempt is repeated after an asynchronous pause (busy_timeout is 0) until DEFAULT_BUSY_WAIT_MS, then
@@ -106,15 +127,15 @@ const CHANGES_ROWS = /^\s*(INSERT|UPDATE|DELETE|REPLACE|WITH)\b/i;
  * Statements are told apart by their first word: the service's SQL comes from drizzle and this repository.
  */
 export class EmbeddedClient implements SqlClient {
-  readonly #connection: Libsql.Database;
+  readonly #connection: EngineConnection;
   readonly #statements = new Map<string, Prepared>();
   readonly #busyWaitMs: number;
   /** When a call last waited #busyWaitMs for the lock in vain (performance.now()). */
   #gaveUpAt = -Infinity;
   #closed = false;
 
-  constructor(path: string, options: { busyWaitMs?: number } = {}) {
-    this.#connection = new Libsql(path);
+  constructor(path: string, options: { engine: (path: string) => EngineConnection; busyWaitMs?: number }) {
+    this.#connection = options.engine(path);
     this.#busyWaitMs = options.busyWaitMs ?? DEFAULT_BUSY_WAIT_MS;
   }
 
@@ -127,7 +148,7 @@ export class EmbeddedClient implements SqlClient {
     }
     const statement = this.#connection.prepare(sql);
     const reader = statement.reader;
-    const described = reader ? statement.raw(true).columns() : [];
+    const described = reader ? statement.columns() : [];
     const columns = described.map((column) => column.name);
     const prepared = { statement, reader, columns, columnTypes: described.map((column) => column.type ?? ''), makeRow: rowMaker(columns) };
     this.#statements.set(sql, prepared);
@@ -144,7 +165,7 @@ export class EmbeddedClient implements SqlClient {
     }
     const prepared = this.#prepare(sql);
     const bound = args.map((value) => (typeof value === 'boolean' ? Number(value) : value));
-    if (prepared.reader) return resultSet(prepared, (prepared.statement.all(bound) as unknown[][]).map(prepared.makeRow), 0, undefined);
+    if (prepared.reader) return resultSet(prepared, prepared.statement.rows(bound).map(prepared.makeRow), 0, undefined);
     const info = prepared.statement.run(bound);
     return resultSet(prepared, [], info.changes, BigInt(info.lastInsertRowid));
   }
@@ -217,7 +238,7 @@ export class EmbeddedClient implements SqlClient {
     });
   }
 
-  /** Later calls fail with DatabaseClosed; the engine itself must not be touched once closed (it aborts). */
+  /** Later calls fail with DatabaseClosed; the engine itself must not be touched once closed (libsql's aborts). */
   close(): void {
     this.#closed = true;
     this.#statements.clear();

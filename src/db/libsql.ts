@@ -33,7 +33,12 @@ async function openClient(url: string, authToken: string | undefined, options: O
   const path = embeddedPath(url);
   if (path === undefined) return createClient({ url, ...(authToken ? { authToken } : {}) });
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-  const client = new EmbeddedClient(path, options);
+  // Bun has a SQLite of its own, faster through its bindings (src/db/bun-sqlite.ts); Node uses the `libsql` package.
+  const engine =
+    typeof Bun === 'undefined'
+      ? (await import('./libsql-engine.ts')).libsqlConnection
+      : (await import('./bun-sqlite.ts')).bunSqliteConnection;
+  const client = new EmbeddedClient(path, { ...options, engine });
   await client.execute('PRAGMA journal_mode = WAL');
   // WAL with synchronous=NORMAL: a commit survives a crash of any process; only a power loss may lose the
   // last commits. The usual setting for WAL, and it spares an fsync on every commit.

@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import type { Client, ResultSet, Row } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
-import Libsql from 'libsql';
 import { createApp } from '../../src/app.ts';
 import { systemClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
-import type { SqlClient } from '../../src/db/embedded.ts';
+import { bunSqliteConnection } from '../../src/db/bun-sqlite.ts';
+import type { EngineConnection, EngineStatement, SqlClient } from '../../src/db/embedded.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
+import { libsqlConnection } from '../../src/db/libsql-engine.ts';
 import * as schema from '../../src/db/schema.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
@@ -35,12 +36,13 @@ interface Timed {
 
 /** A connection like EmbeddedClient's (statements kept prepared, each batch one BEGIN IMMEDIATE … COMMIT), timed. */
 class TimedClient implements SqlClient {
-  readonly connection: Libsql.Database;
+  readonly connection: EngineConnection;
   readonly times = new Map<string, Timed>();
-  readonly #statements = new Map<string, { statement: Libsql.Statement; columns: string[] }>();
+  readonly #statements = new Map<string, { statement: EngineStatement; columns: string[] }>();
 
   constructor(path: string) {
-    this.connection = new Libsql(path);
+    // The engine the service opens its file with in this runtime (src/db/libsql.ts).
+    this.connection = typeof Bun === 'undefined' ? libsqlConnection(path) : bunSqliteConnection(path);
     this.connection.exec('PRAGMA synchronous = NORMAL');
     this.connection.exec('PRAGMA foreign_keys = ON');
   }
@@ -60,19 +62,14 @@ class TimedClient implements SqlClient {
     let prepared = this.#statements.get(sql);
     if (!prepared) {
       const statement = this.connection.prepare(sql);
-      const columns = statement.reader
-        ? statement
-            .raw(true)
-            .columns()
-            .map((column) => column.name)
-        : [];
+      const columns = statement.reader ? statement.columns().map((column) => column.name) : [];
       prepared = { statement, columns };
       this.#statements.set(sql, prepared);
     }
     const { statement, columns } = prepared;
     const name = sql.replace(/\s+/g, ' ').trim().slice(0, 100);
     const values = this.#time(name, () => {
-      if (statement.reader) return statement.all(args) as unknown[][];
+      if (statement.reader) return statement.rows(args);
       statement.run(args);
       return [];
     });

@@ -1,9 +1,13 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey, hashKey } from '../../src/auth/key-format.ts';
 import { seedDatabaseFile } from '../support/accounts.ts';
-import { freePort, type RunningServer, startBun, startNode, startWorker } from '../support/processes.ts';
+import { BIN, freePort, ROOT, type RunningServer, startBun, startNode, startWorker, tempDir } from '../support/processes.ts';
 import { fixtureText } from '../support/requests.ts';
 
+const run = promisify(execFile);
 const running: Record<string, { server: RunningServer; key: string }> = {};
 const REFERENCE = fixtureText('reference-invoice.json');
 /** The golden of test/render for this request (invoice 2.4.0, 3 lines). */
@@ -107,5 +111,18 @@ describe('the same service on Bun, Node and workerd', () => {
   it('refuses to start with a clear message on an invalid setting', async () => {
     await expect(startBun({ PORT: 'eighty' }, await freePort())).rejects.toThrow(/PORT must be 0 to 65535/);
     await expect(startNode({ RENDER_CONCURRENCY: '0' }, await freePort())).rejects.toThrow(/RENDER_CONCURRENCY must be a whole number/);
+  });
+});
+
+describe('the SQLite a Bun server opens its file with', () => {
+  it("has the fix of the WAL-reset bug (3.51.3 or later), and migrates the service's database on it", async () => {
+    const script = `const { openDatabase } = await import('./src/db/libsql.ts');
+      const { client } = await openDatabase('file:${join(tempDir('svc-engine-'), 'svc.db')}');
+      const { rows } = await client.execute('SELECT sqlite_version() AS version');
+      console.log(rows[0].version);
+      client.close();`;
+    const { stdout } = await run(join(BIN, 'bun'), ['-e', script], { cwd: ROOT });
+    const [major, minor, patch] = stdout.trim().split('.').map(Number) as [number, number, number];
+    expect(major * 1_000_000 + minor * 1_000 + patch).toBeGreaterThanOrEqual(3_051_003);
   });
 });
