@@ -118,9 +118,9 @@ const CHANGES_ROWS = /^\s*(INSERT|UPDATE|DELETE|REPLACE|WITH)\b/i;
  * Locks. With the `libsql` package, a prepared statement that fails with SQLITE_BUSY stays in progress on the
  * connection until it is reset, and while it does, the connection's later autocommit writes are never committed and
  * keep the write lock; its Statement has no reset(): run() and all() reset a statement only to run it again at once
- * (Bun's resets a failed statement itself; the design below serves both). So a prepared statement is never the one to wait for the lock: every write runs inside
- * BEGIN IMMEDIATE … COMMIT issued through exec(), whose statement the engine finalises at once, even when it
- * fails. When BEGIN IMMEDIATE finds the lock held, nothing has run; the
+ * (Bun's resets a failed statement itself; the design below serves both). So a prepared statement is never the one
+ * to wait for the lock: every write runs inside BEGIN IMMEDIATE … COMMIT issued through exec(), whose statement the
+ * engine finalises at once, even when it fails. When BEGIN IMMEDIATE finds the lock held, nothing has run; the
  * attempt is repeated after an asynchronous pause (busy_timeout is 0) until DEFAULT_BUSY_WAIT_MS, then
  * DatabaseBusy. Reads in WAL mode take no lock; a read that still meets one (WAL recovery) is run again, and
  * running it again resets it. Every statement otherwise runs to its end (SQLITE_DONE) each time it is used.
