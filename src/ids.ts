@@ -31,9 +31,9 @@ const TIME_CHARACTERS = 10;
 
 /**
  * An id such as `doc_…` that sorts by when it was made, to the millisecond: the prefix, `now` (milliseconds, below
- * 2^50) in 10 base32 characters, then 10 random ones (50 bits), as long as newId's. A table keyed by such ids grows at its end: an insert writes
- * the key's last page, which every insert writes, rather than a page anywhere in it, one more page for the WAL and
- * its checkpoints (issue 19, measured in docs/scaling.md).
+ * 2^50) in 10 base32 characters, then 10 random ones (50 bits), as long as newId's. A table keyed by such ids grows
+ * at its end: an insert writes the key's last page, which every insert writes, rather than a page anywhere in it,
+ * one more page for the WAL and its checkpoints (issue 19, measured in docs/scaling.md).
  */
 export function newTimeOrderedId(prefix: string, now: number): string {
   let time = '';

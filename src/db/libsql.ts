@@ -5,7 +5,7 @@ import { type Client, createClient } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 import type { Database } from './database.ts';
-import { EmbeddedClient, type SqlClient } from './embedded.ts';
+import { EmbeddedClient, type EngineConnection, type SqlClient } from './embedded.ts';
 import * as schema from './schema.ts';
 
 const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../../db');
@@ -28,17 +28,22 @@ export function embeddedPath(url: string): string | undefined {
   return location.startsWith('file://') ? fileURLToPath(location) : location.replace(/^file:/, '');
 }
 
+/**
+ * The SQLite engine this runtime opens an embedded file with: Bun's own, faster through its bindings
+ * (src/db/bun-sqlite.ts), or under Node the `libsql` package; each imported only where it is used.
+ */
+export async function runtimeEngine(): Promise<(path: string) => EngineConnection> {
+  return typeof Bun === 'undefined'
+    ? (await import('./libsql-engine.ts')).libsqlConnection
+    : (await import('./bun-sqlite.ts')).bunSqliteConnection;
+}
+
 /** An embedded file (`file:path`, `:memory:`) through EmbeddedClient, in WAL mode; anything else through @libsql/client. */
 async function openClient(url: string, authToken: string | undefined, options: OpenOptions): Promise<SqlClient> {
   const path = embeddedPath(url);
   if (path === undefined) return createClient({ url, ...(authToken ? { authToken } : {}) });
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-  // Bun has a SQLite of its own, faster through its bindings (src/db/bun-sqlite.ts); Node uses the `libsql` package.
-  const engine =
-    typeof Bun === 'undefined'
-      ? (await import('./libsql-engine.ts')).libsqlConnection
-      : (await import('./bun-sqlite.ts')).bunSqliteConnection;
-  const client = new EmbeddedClient(path, { ...options, engine });
+  const client = new EmbeddedClient(path, { ...options, engine: await runtimeEngine() });
   await client.execute('PRAGMA journal_mode = WAL');
   // WAL with synchronous=NORMAL: a commit survives a crash of any process; only a power loss may lose the
   // last commits. The usual setting for WAL, and it spares an fsync on every commit.

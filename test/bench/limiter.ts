@@ -4,10 +4,8 @@ import { drizzle } from 'drizzle-orm/libsql';
 import { createApp } from '../../src/app.ts';
 import { systemClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
-import { bunSqliteConnection } from '../../src/db/bun-sqlite.ts';
 import type { EngineConnection, EngineStatement, SqlClient } from '../../src/db/embedded.ts';
-import { openDatabase } from '../../src/db/libsql.ts';
-import { libsqlConnection } from '../../src/db/libsql-engine.ts';
+import { openDatabase, runtimeEngine } from '../../src/db/libsql.ts';
 import * as schema from '../../src/db/schema.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
@@ -40,9 +38,9 @@ class TimedClient implements SqlClient {
   readonly times = new Map<string, Timed>();
   readonly #statements = new Map<string, { statement: EngineStatement; columns: string[] }>();
 
-  constructor(path: string) {
-    // The engine the service opens its file with in this runtime (src/db/libsql.ts).
-    this.connection = typeof Bun === 'undefined' ? libsqlConnection(path) : bunSqliteConnection(path);
+  /** `engine`: the one the service opens its file with in this runtime (runtimeEngine). */
+  constructor(path: string, engine: (path: string) => EngineConnection) {
+    this.connection = engine(path);
     this.connection.exec('PRAGMA synchronous = NORMAL');
     this.connection.exec('PRAGMA foreign_keys = ON');
   }
@@ -110,7 +108,7 @@ async function profile(rateLimits: boolean): Promise<void> {
   const seeding = await openDatabase(`file:${path}`);
   const keys = await seedAccounts(seeding.db, rateLimits ? 600 : 1, 'limiter');
   seeding.client.close();
-  const client = new TimedClient(path);
+  const client = new TimedClient(path, await runtimeEngine());
   const db = drizzle(client as unknown as Client, { schema });
   const fetch = createApp({ db, clock: systemClock, config: loadConfig({}, { logRequests: false, rateLimitsEnabled: rateLimits }), fonts });
   for (let index = 0; index < WARMUP + FINALS; index++) {
