@@ -1,4 +1,5 @@
 import type { ResultSet, Row } from '@libsql/client';
+import { type CheckpointThread, startCheckpointThread } from './checkpoints.ts';
 import { DatabaseBusy, DatabaseClosed, isLockBusy } from './failures.ts';
 
 /**
@@ -127,14 +128,17 @@ const CHANGES_ROWS = /^\s*(INSERT|UPDATE|DELETE|REPLACE|WITH)\b/i;
  * Statements are told apart by their first word: the service's SQL comes from drizzle and this repository.
  */
 export class EmbeddedClient implements SqlClient {
+  readonly #path: string;
   readonly #connection: EngineConnection;
   readonly #statements = new Map<string, Prepared>();
   readonly #busyWaitMs: number;
   /** When a call last waited #busyWaitMs for the lock in vain (performance.now()). */
   #gaveUpAt = -Infinity;
   #closed = false;
+  #checkpoints: CheckpointThread | undefined;
 
   constructor(path: string, options: { engine: (path: string) => EngineConnection; busyWaitMs?: number }) {
+    this.#path = path;
     this.#connection = options.engine(path);
     this.#busyWaitMs = options.busyWaitMs ?? DEFAULT_BUSY_WAIT_MS;
   }
@@ -238,10 +242,29 @@ export class EmbeddedClient implements SqlClient {
     });
   }
 
+  /**
+   * The file's checkpoints made by a thread of their own from now on (CheckpointThread), for a server, where the
+   * engine's SQLite has the fix of the WAL-reset bug (hasWalResetFix): once it listens, so that a process that cannot
+   * listen exits before any thread starts. The file is in WAL mode (openDatabase); an in-memory database has no WAL.
+   * Whether the thread runs.
+   */
+  checkpointInThread(): boolean {
+    if (this.#path === ':memory:' || this.#closed) return false;
+    this.#checkpoints ??= startCheckpointThread(this.#path, this.#connection);
+    return this.#checkpoints !== undefined;
+  }
+
   /** Later calls fail with DatabaseClosed; the engine itself must not be touched once closed (libsql's aborts). */
   close(): void {
     this.#closed = true;
+    void this.#checkpoints?.stop();
     this.#statements.clear();
     this.#connection.close();
+  }
+
+  /** close(), once the checkpoint thread has ended: what a process does before it exits (CheckpointThread.stop). */
+  async closeWhenThreadEnded(): Promise<void> {
+    await this.#checkpoints?.stop();
+    this.close();
   }
 }

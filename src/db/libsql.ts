@@ -5,7 +5,8 @@ import { type Client, createClient } from '@libsql/client';
 import { drizzle } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 import type { Database } from './database.ts';
-import { EmbeddedClient, type EngineConnection, type SqlClient } from './embedded.ts';
+import { EmbeddedClient, type SqlClient } from './embedded.ts';
+import { runtimeEngine } from './engine.ts';
 import * as schema from './schema.ts';
 
 const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../../db');
@@ -26,16 +27,6 @@ export function embeddedPath(url: string): string | undefined {
   if (url !== ':memory:' && !url.startsWith('file:')) return undefined;
   const location = url.split('?')[0]!;
   return location.startsWith('file://') ? fileURLToPath(location) : location.replace(/^file:/, '');
-}
-
-/**
- * The SQLite engine this runtime opens an embedded file with: Bun's own, faster through its bindings
- * (src/db/bun-sqlite.ts), or under Node the `libsql` package; each imported only where it is used.
- */
-export async function runtimeEngine(): Promise<(path: string) => EngineConnection> {
-  return typeof Bun === 'undefined'
-    ? (await import('./libsql-engine.ts')).libsqlConnection
-    : (await import('./bun-sqlite.ts')).bunSqliteConnection;
 }
 
 /** An embedded file (`file:path`, `:memory:`) through EmbeddedClient, in WAL mode; anything else through @libsql/client. */

@@ -1,6 +1,6 @@
 import { cannotListen, startServer } from './server.ts';
 
-const { fetch, tasksSettled, port, hostname, reusePort } = await startServer(process.env, process.argv.slice(2));
+const { fetch, tasksSettled, listening, closeDatabase, port, hostname, reusePort } = await startServer(process.env, process.argv.slice(2));
 let server: ReturnType<typeof Bun.serve>;
 try {
   server = Bun.serve({
@@ -16,15 +16,17 @@ try {
   cannotListen(hostname, port, error);
 }
 console.log(`svc listening on http://${server.hostname}:${server.port} (Bun ${Bun.version})`);
+listening();
 
 /**
  * Graceful stop: no new connections, requests in flight finish (a charge is never cut from its answer), then the
- * work they left after their answers (a sign-in mail being sent).
+ * work they left after their answers (a sign-in mail being sent), then the database closed.
  */
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, async () => {
     await server.stop();
     await tasksSettled();
+    await closeDatabase();
     process.exit(0);
   });
 }

@@ -3,6 +3,7 @@ import { createApp, type FetchHandler } from '../app.ts';
 import { systemClock } from '../clock.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { EmbeddedClient, type SqlClient } from '../db/embedded.ts';
 import { DEFAULT_DATABASE_URL, openDatabase } from '../db/libsql.ts';
 import { checkMailLinkBase, type MailSettings, type MailTransportName, readMailSettings } from '../mail/config.ts';
 import { CONSOLE_TRANSPORT_WARNING, createConsoleMailer } from '../mail/console.ts';
@@ -15,6 +16,10 @@ interface ServerSetup {
   fetch: FetchHandler;
   /** Resolves once every task handed on after its answer (a sign-in mail) has ended: a graceful stop waits for it. */
   tasksSettled(): Promise<unknown>;
+  /** The server listens: the embedded file's checkpoints move to a thread of their own (EmbeddedClient). */
+  listening(): void;
+  /** Closes the database once nothing uses it any more, the last step of a graceful stop before the exit. */
+  closeDatabase(): Promise<void>;
   port: number;
   hostname: string;
   /** Several processes may listen on one port (Linux SO_REUSEPORT shares the connections among them). */
@@ -131,8 +136,9 @@ export async function startServer(env: Record<string, string | undefined>, args:
   }
   const { config, port, hostname, databaseUrl, reusePort, mail } = settings;
   let db: Database;
+  let client: SqlClient;
   try {
-    ({ db } = await openDatabase(databaseUrl, env.DATABASE_AUTH_TOKEN));
+    ({ db, client } = await openDatabase(databaseUrl, env.DATABASE_AUTH_TOKEN));
   } catch (error) {
     stopWith(`cannot open the database of DATABASE_URL: ${redacted(error, [env.DATABASE_URL, env.DATABASE_AUTH_TOKEN])}`);
   }
@@ -147,6 +153,10 @@ export async function startServer(env: Record<string, string | undefined>, args:
   return {
     fetch: (request, connection = {}) => app(request, { ...connection, waitUntil }),
     tasksSettled: () => Promise.allSettled([...pending]),
+    listening: () => {
+      if (client instanceof EmbeddedClient) client.checkpointInThread();
+    },
+    closeDatabase: async () => (client instanceof EmbeddedClient ? client.closeWhenThreadEnded() : client.close()),
     port,
     hostname,
     reusePort,

@@ -4,8 +4,10 @@ import { drizzle } from 'drizzle-orm/libsql';
 import { createApp } from '../../src/app.ts';
 import { systemClock } from '../../src/clock.ts';
 import { loadConfig } from '../../src/config.ts';
+import { type CheckpointThread, startCheckpointThread } from '../../src/db/checkpoints.ts';
 import type { EngineConnection, EngineStatement, SqlClient } from '../../src/db/embedded.ts';
-import { openDatabase, runtimeEngine } from '../../src/db/libsql.ts';
+import { runtimeEngine } from '../../src/db/engine.ts';
+import { openDatabase } from '../../src/db/libsql.ts';
 import * as schema from '../../src/db/schema.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
@@ -32,17 +34,22 @@ interface Timed {
   ms: number;
 }
 
-/** A connection like EmbeddedClient's (statements kept prepared, each batch one BEGIN IMMEDIATE … COMMIT), timed. */
+/**
+ * A connection like a server's EmbeddedClient (statements kept prepared, each batch one BEGIN IMMEDIATE … COMMIT, the
+ * checkpoints in a thread of their own where the engine allows it), timed.
+ */
 class TimedClient implements SqlClient {
   readonly connection: EngineConnection;
   readonly times = new Map<string, Timed>();
   readonly #statements = new Map<string, { statement: EngineStatement; columns: string[] }>();
+  readonly #checkpoints: CheckpointThread | undefined;
 
   /** `engine`: the one the service opens its file with in this runtime (runtimeEngine). */
   constructor(path: string, engine: (path: string) => EngineConnection) {
     this.connection = engine(path);
     this.connection.exec('PRAGMA synchronous = NORMAL');
     this.connection.exec('PRAGMA foreign_keys = ON');
+    this.#checkpoints = startCheckpointThread(path, this.connection);
   }
 
   #time<T>(name: string, work: () => T): T {
@@ -96,7 +103,8 @@ class TimedClient implements SqlClient {
     return [];
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    await this.#checkpoints?.stop();
     this.connection.close();
   }
 }
@@ -124,7 +132,7 @@ async function profile(rateLimits: boolean): Promise<void> {
     console.log(`${((timed.ms / FINALS) * 1000).toFixed(1).padStart(7)}  ×${(timed.count / FINALS).toFixed(1)}  ${name}`);
   }
   console.log(`${((total / FINALS) * 1000).toFixed(1).padStart(7)}  in all`);
-  client.close();
+  await client.close();
 }
 
 await profile(false);

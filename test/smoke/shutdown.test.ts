@@ -2,21 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { seedDatabaseFile } from '../support/accounts.ts';
 import { finalInvoice } from '../support/documents.ts';
 import { freePort, type RunningServer, startBun, startNode } from '../support/processes.ts';
+import { slowBody } from '../support/requests.ts';
 import { startSmtpSink } from '../support/smtp.ts';
-
-/** A body that arrives slowly, so the request is in flight when the server is told to stop. */
-function slowBody(text: string, ms: number): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
-  const half = Math.floor(bytes.length / 2);
-  return new ReadableStream({
-    async start(controller) {
-      controller.enqueue(bytes.subarray(0, half));
-      await new Promise((resolve) => setTimeout(resolve, ms));
-      controller.enqueue(bytes.subarray(half));
-      controller.close();
-    },
-  });
-}
 
 describe.each([
   ['Bun', startBun],

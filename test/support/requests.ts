@@ -59,3 +59,17 @@ export function post(app: TestApp, path: string, headers: Record<string, string>
     body: typeof payload === 'string' || payload instanceof Uint8Array ? (payload as BodyInit) : JSON.stringify(payload),
   });
 }
+
+/** A request body whose first half arrives at once and the rest after `ms`: a request in flight that long. */
+export function slowBody(text: string, ms: number): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  const half = Math.floor(bytes.length / 2);
+  return new ReadableStream({
+    async start(controller) {
+      controller.enqueue(bytes.subarray(0, half));
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      controller.enqueue(bytes.subarray(half));
+      controller.close();
+    },
+  });
+}

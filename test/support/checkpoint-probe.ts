@@ -1,0 +1,111 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CheckpointThread } from '../../src/db/checkpoints.ts';
+import type { EmbeddedClient } from '../../src/db/embedded.ts';
+import { openDatabase } from '../../src/db/libsql.ts';
+
+/**
+ * `bun test/support/checkpoint-probe.ts <scenario>`: the checkpoint thread (src/db/checkpoints.ts) in the runtime that
+ * runs it, as test/smoke/checkpoints.test.ts needs it (the thread runs only on a SQLite with the WAL-reset fix, which
+ * Bun's is and the `libsql` package's, under vitest, is not). Prints one JSON line of what the scenario saw.
+ */
+const scenario = process.argv[2];
+
+function newFile(): string {
+  return join(mkdtempSync(join(tmpdir(), 'svc-checkpoints-')), 'svc.db');
+}
+
+/**
+ * The WAL's state as SQLite's wal-index (the -shm file, https://sqlite.org/walformat.html) holds it, read without
+ * a connection (a connection's checkpoint would change it): the frames in the WAL (mxFrame, offset 16 of the header)
+ * and how many of them are copied into the database file (nBackfill, offset 96), in the machine's byte order.
+ */
+function walIndex(path: string): { frames: number; copied: number } {
+  const index = readFileSync(`${path}-shm`);
+  const little = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+  const read = (offset: number) => (little ? index.readUInt32LE(offset) : index.readUInt32BE(offset));
+  return { frames: read(16), copied: read(96) };
+}
+
+/** A batch that writes about `pages` pages. */
+function write(pages: number) {
+  return { sql: 'INSERT INTO filler (data) VALUES (randomblob(?))', args: [pages * 4000] };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until `done` holds, at most two seconds; whether it did. */
+async function eventually(done: () => boolean): Promise<boolean> {
+  for (const started = Date.now(); Date.now() - started < 2_000; await pause(10)) if (done()) return true;
+  return done();
+}
+
+/** The console's error lines while `work` runs (the service's warn lines go there). */
+async function errorLines(work: () => Promise<unknown>): Promise<string[]> {
+  const lines: string[] = [];
+  const print = console.error;
+  console.error = (line: unknown) => lines.push(String(line));
+  try {
+    await work();
+  } finally {
+    console.error = print;
+  }
+  return lines;
+}
+
+const scenarios: Record<string, () => Promise<unknown>> = {
+  /**
+   * Far from the serving connection's own checkpoint, the thread copies what it commits, and again: the second time
+   * the thread has surely made its first checkpoint, and the WAL, wholly copied, has started again with the second
+   * writes. Then 4 × 4,000 frames at 25,000 a second (two and a half times a busy service's ten keyed finals a
+   * millisecond), with pauses as a server has between its writes: the WAL starts again and stays bounded.
+   */
+  async copies() {
+    const path = newFile();
+    const { client } = await openDatabase(`file:${path}`);
+    const started = (client as EmbeddedClient).checkpointInThread();
+    const autocheckpoint = Number((await client.execute('PRAGMA wal_autocheckpoint')).rows[0]![0]);
+    await client.execute('CREATE TABLE filler (data BLOB)');
+    const copied: boolean[] = [];
+    for (let time = 0; time < 2; time++) {
+      for (let batch = 0; batch < 50; batch++) await client.batch([write(10)]);
+      copied.push(await eventually(() => walIndex(path).frames > 0 && walIndex(path).copied === walIndex(path).frames));
+    }
+    const seen = { largest: 0, restarts: 0, last: walIndex(path).frames };
+    for (let written = 0; written < 16_000; written += 50) {
+      await client.batch([write(50)]);
+      await pause(2);
+      const { frames } = walIndex(path);
+      if (frames < seen.last) seen.restarts++;
+      seen.largest = Math.max(seen.largest, frames);
+      seen.last = frames;
+    }
+    await (client as EmbeddedClient).closeWhenThreadEnded();
+    return { started, autocheckpoint, copied, restarts: seen.restarts, largest: seen.largest };
+  },
+  /** A folder is no database file: the thread fails as it starts, and the serving connection checkpoints again. */
+  async fails() {
+    const execs: string[] = [];
+    const lines = await errorLines(async () => {
+      new CheckpointThread(mkdtempSync(join(tmpdir(), 'svc-checkpoints-')), { exec: (sql) => void execs.push(sql) });
+      await eventually(() => execs.length === 2);
+    });
+    return { execs, lines };
+  },
+  /** Stopped, the thread ends without handing checkpointing back, and the process then exits by itself. */
+  async stops() {
+    const path = newFile();
+    const { client } = await openDatabase(`file:${path}`);
+    const execs: string[] = [];
+    const lines = await errorLines(async () => {
+      const thread = new CheckpointThread(path, { exec: (sql) => void execs.push(sql) });
+      await pause(50);
+      await thread.stop();
+    });
+    client.close();
+    return { execs, lines };
+  },
+};
+
+console.log(JSON.stringify(await scenarios[scenario!]!()));
