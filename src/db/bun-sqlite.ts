@@ -1,5 +1,5 @@
 import { Database, type SQLQueryBindings } from 'bun:sqlite';
-import type { EngineConnection } from './embedded.ts';
+import type { EngineConnection } from './engine.ts';
 
 /**
  * A connection of Bun's own SQLite (bun:sqlite, SQLite 3.54 in Bun 1.4), which the Bun server opens its file with:

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { CHECKPOINT_EVERY_MS, type CheckpointThreadData, RESTART_PAST_FRAMES, STOP } from './checkpoints.ts';
-import type { EngineConnection } from './embedded.ts';
-import { runtimeEngine } from './engine.ts';
+import type { EngineConnection } from './engine.ts';
+import { runtimeEngine } from './runtime-engine.ts';
 
 /**
  * The body of the checkpoint thread (checkpoints.ts): its own connection to the service's file makes a PASSIVE

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { log } from '../log.ts';
-import type { EngineConnection } from './embedded.ts';
+import type { EngineConnection } from './engine.ts';
 
 /** How often the thread checkpoints: a busy service commits about a hundred frames in that time. */
 export const CHECKPOINT_EVERY_MS = 10;

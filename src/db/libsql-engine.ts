@@ -1,5 +1,5 @@
 import Libsql from 'libsql';
-import type { EngineConnection } from './embedded.ts';
+import type { EngineConnection } from './engine.ts';
 
 /** A connection of the `libsql` package (SQLite 3.45.1), which Node and the CLI open their file with. */
 export function libsqlConnection(path: string): EngineConnection {

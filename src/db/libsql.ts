@@ -6,7 +6,7 @@ import { drizzle } from 'drizzle-orm/libsql';
 import { migrate } from 'drizzle-orm/libsql/migrator';
 import type { Database } from './database.ts';
 import { EmbeddedClient, type SqlClient } from './embedded.ts';
-import { runtimeEngine } from './engine.ts';
+import { runtimeEngine } from './runtime-engine.ts';
 import * as schema from './schema.ts';
 
 const MIGRATIONS_FOLDER = resolve(dirname(fileURLToPath(import.meta.url)), '../../db');
