@@ -18,8 +18,8 @@ import { seedAccounts } from './accounts.ts';
  * server, and Bun's fetch costs a third of the CPU of Node's (0.15 against 0.5 ms per final, printed as "driver
  * CPU"), which leaves the server its core (p99 at 64 in flight 1.1× the p50 instead of 2×). Prints requests/s and
  * p50/p99 latency, at 64 in flight p99 against the queueing bound (64 ÷ requests/s), from the server's request log
- * how much of a final's time is spent outside the renderer, and the finals' throughput with the limits on against
- * off.
+ * how much of a final's time is spent outside the renderer, the finals' throughput with the limits on against
+ * off, and last the same server's tail for a handler of constant time (constantHandlerRow), to read the rows against.
  */
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 4);
@@ -310,6 +310,50 @@ for (const row of on.filter((entry) => entry.scenario.startsWith('POST final')))
       `outside the render ${row.outsideRender!.toFixed(2)} ms against ${without.outsideRender!.toFixed(2)} ms`,
   );
 }
+
+/**
+ * The HTTP server's own tail: Bun's server reads the sockets that are ready in one go and runs their handlers in a
+ * row, and a socket answered at the end of a row sends its next request just after that read, so it waits for the
+ * whole next row as well. With every answer taking the same time, the p99 at 64 in flight is then about twice the
+ * queueing bound (so is Node's server's). The service's rows are read against this one.
+ */
+async function constantHandlerRow(): Promise<void> {
+  const port = await freePort();
+  const server = spawn(here('../../node_modules/.bin/bun'), [here('./constant-server.ts')], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  try {
+    await new Promise((resolve) => server.stdout!.once('data', resolve));
+    const latencies: number[] = [];
+    const deadline = performance.now() + SECONDS * 1000;
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        while (performance.now() < deadline) {
+          const begin = performance.now();
+          await (await fetch(`http://127.0.0.1:${port}/`)).arrayBuffer();
+          latencies.push(performance.now() - begin);
+        }
+      }),
+    );
+    const cpu = process.cpuUsage(cpuBefore);
+    const stretch: Stretch = {
+      latencies,
+      elapsed: (performance.now() - started) / 1000,
+      failures: 0,
+      driverMs: (cpu.user + cpu.system) / 1000 / latencies.length,
+      finals: { count: 0, duration: 0, render: 0 },
+    };
+    console.log('\nThe HTTP server alone (test/bench/constant-server.ts: Bun, every answer a constant 0.8 ms of CPU):');
+    printRow('', rowOf('constant 0.8 ms', 64, [stretch]));
+  } finally {
+    server.kill();
+  }
+}
+await constantHandlerRow();
+
 const failed = [...off.map((row) => ({ ...row, limits: 'off' })), ...on.map((row) => ({ ...row, limits: 'on' }))].filter(
   (row) => row.failures,
 );
