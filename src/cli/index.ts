@@ -129,6 +129,7 @@ async function runLocal(command: Command, input: CommandInput): Promise<Outcome>
   try {
     opened = await openDatabase(process.env.DATABASE_URL || DEFAULT_DATABASE_URL, process.env.DATABASE_AUTH_TOKEN, {
       busyWaitMs: CLI_BUSY_WAIT_MS,
+      checkpointInCommits: false,
     });
     return { ok: true, result: await command.run(input, { db: opened.db, now: Date.now() }) };
   } catch (error) {

@@ -1,13 +1,14 @@
 import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
-import { CHECKPOINT_EVERY_MS, type CheckpointThreadData, RESTART_PAST_FRAMES, STOP } from './checkpoints.ts';
-import type { EngineConnection } from './engine.ts';
+import { CHECKPOINT_EVERY_MS, type CheckpointThreadData, STOP, TRUNCATE_PAST_FRAMES } from './checkpoints.ts';
+import type { EngineConnection, EngineStatement } from './engine.ts';
 import { runtimeEngine } from './runtime-engine.ts';
 
 /**
  * The body of the checkpoint thread (checkpoints.ts): its own connection to the service's file makes a PASSIVE
  * checkpoint every CHECKPOINT_EVERY_MS, which copies the committed pages into the database file and syncs it, and
- * never waits for nor holds off a writer. Past RESTART_PAST_FRAMES, a RESTART one starts the WAL again.
+ * never waits for nor holds off a writer. Past TRUNCATE_PAST_FRAMES, once a PASSIVE one has copied them all, a
+ * TRUNCATE one starts the WAL again.
  */
 const { path } = workerData as CheckpointThreadData;
 
@@ -20,24 +21,30 @@ function failure(what: string, error: unknown): Error {
 // The serving connection made the file: opened here, a path without one would make an empty database.
 if (!existsSync(path)) throw new Error('the database file does not exist');
 let connection: EngineConnection;
+let passive: EngineStatement;
+let truncate: EngineStatement;
 try {
   connection = (await runtimeEngine())(path);
+  // A checkpoint of a file that is not in WAL mode would do nothing (and its answer of -1 frames means a busy one too).
+  if (connection.prepare('PRAGMA journal_mode').rows([])[0]?.[0] !== 'wal') throw new Error('not in WAL mode');
+  // No wait for a lock: a TRUNCATE that waited for a reader (a backup's long read) would hold the writers off as long.
+  connection.exec('PRAGMA busy_timeout = 0');
+  passive = connection.prepare('PRAGMA wal_checkpoint(PASSIVE)');
+  truncate = connection.prepare('PRAGMA wal_checkpoint(TRUNCATE)');
 } catch (error) {
   throw failure('the database file cannot be opened', error);
 }
-// A checkpoint of a file that is not in WAL mode would do nothing (and its answer of -1 frames means a busy one too).
-if (connection.prepare('PRAGMA journal_mode').rows([])[0]?.[0] !== 'wal') throw new Error('not in WAL mode');
-// RESTART waits for the writer's lock: here, in this thread, never on the event loop.
-connection.exec('PRAGMA busy_timeout = 1000');
-const passive = connection.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-const restart = connection.prepare('PRAGMA wal_checkpoint(RESTART)');
 
-/** Copies what is committed, or starts the WAL again when it has grown past RESTART_PAST_FRAMES. */
+/**
+ * Copies what is committed, or starts the WAL again when it has grown past TRUNCATE_PAST_FRAMES and is wholly copied:
+ * then the TRUNCATE holds the writers off only to find that so and start it again, and gives up at once (busy) while
+ * a reader still reads it, to try again CHECKPOINT_EVERY_MS later.
+ */
 function checkpoint(): void {
   try {
     // Frames -1: another connection's checkpoint is under way.
-    const [[, frames]] = passive.rows([]) as [[number, number, number]];
-    if (frames > RESTART_PAST_FRAMES) restart.rows([]);
+    const [[, frames, copied]] = passive.rows([]) as [[number, number, number]];
+    if (frames > TRUNCATE_PAST_FRAMES && copied === frames) truncate.rows([]);
   } catch (error) {
     throw failure('a checkpoint failed', error);
   }

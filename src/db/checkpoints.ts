@@ -12,11 +12,12 @@ export const CHECKPOINT_EVERY_MS = 10;
 export const SERVING_AUTOCHECKPOINT_FRAMES = 4_000;
 /**
  * The WAL starts again only at a write that finds it wholly copied and no checkpoint reading it, so the serving
- * connection's restart can miss while the thread checkpoints: past twice its threshold, the thread makes a RESTART
- * checkpoint, which holds the writers off while it copies what is left and syncs (about a millisecond; a request
- * waits for the lock as for another process's).
+ * connection's restart can miss while the thread checkpoints: past twice its threshold, once its PASSIVE checkpoint
+ * has copied everything, the thread makes a TRUNCATE one, which takes the writers' lock, starts the WAL again itself
+ * and empties its file, and gives up at once while a writer or a reader holds on (a request waits for the lock as for
+ * another process's, briefly).
  */
-export const RESTART_PAST_FRAMES = 2 * SERVING_AUTOCHECKPOINT_FRAMES;
+export const TRUNCATE_PAST_FRAMES = 2 * SERVING_AUTOCHECKPOINT_FRAMES;
 /** SQLite's default: the connection checkpoints in the commit that takes the WAL past this many frames. */
 export const SQLITE_AUTOCHECKPOINT_FRAMES = 1_000;
 /** The message that ends the thread. */
@@ -48,7 +49,7 @@ export function hasWalResetFix(sqliteVersion: string): boolean {
  * checkpoints (SERVING_AUTOCHECKPOINT_FRAMES) find nearly everything copied and synced already. RESTART checkpoints
  * in the thread alone would start the WAL again without them, but hold off every writer meanwhile: made every 2,000
  * frames, requests waited for the lock (a final's server time outside the render at 64 in flight went from 0.55 to
- * 3.4 ms); they are kept for a WAL past RESTART_PAST_FRAMES. Should the thread ever end otherwise than by stop(),
+ * 3.4 ms); a TRUNCATE one is kept for a WAL past TRUNCATE_PAST_FRAMES. Should the thread ever end otherwise than by stop(),
  * the serving connection checkpoints as by default again.
  */
 export class CheckpointThread {

@@ -20,6 +20,13 @@ interface OpenDatabase {
 interface OpenOptions {
   /** How long an embedded file's client waits in all for another process's write lock (EmbeddedClient). */
   busyWaitMs?: number;
+  /**
+   * False: the connection's commits never checkpoint the file (`wal_autocheckpoint = 0`), for the CLI. Its `libsql`
+   * package's SQLite (3.45.1) lacks the WAL-reset fix, whose bug needs its checkpoint right after another
+   * connection's, such as a Bun server's checkpoint thread makes every 10 ms; the servers checkpoint the file, and a
+   * CLI alone on it checkpoints it as it closes (SQLite does so for the last connection). True by default.
+   */
+  checkpointInCommits?: boolean;
 }
 
 /** The path of an embedded database (`file:path`, `file:///path`, `:memory:`); undefined for a server's URL. */
@@ -34,7 +41,7 @@ async function openClient(url: string, authToken: string | undefined, options: O
   const path = embeddedPath(url);
   if (path === undefined) return createClient({ url, ...(authToken ? { authToken } : {}) });
   if (path !== ':memory:') mkdirSync(dirname(resolve(path)), { recursive: true });
-  const client = new EmbeddedClient(path, { ...options, engine: await runtimeEngine() });
+  const client = new EmbeddedClient(path, { busyWaitMs: options.busyWaitMs, engine: await runtimeEngine() });
   await client.execute('PRAGMA journal_mode = WAL');
   // WAL with synchronous=NORMAL: a commit survives a crash of any process; only a power loss may lose the
   // last commits. The usual setting for WAL, and it spares an fsync on every commit.
@@ -42,6 +49,7 @@ async function openClient(url: string, authToken: string | undefined, options: O
   // No synchronous wait inside the engine: EmbeddedClient waits for another process's lock asynchronously.
   await client.execute('PRAGMA busy_timeout = 0');
   await client.execute('PRAGMA foreign_keys = ON');
+  if (options.checkpointInCommits === false) await client.execute('PRAGMA wal_autocheckpoint = 0');
   return client;
 }
 

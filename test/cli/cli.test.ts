@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createClient } from '@libsql/client';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/libsql.ts';
 import { ROOT, tempDir } from '../support/processes.ts';
+import { walIndex } from '../support/wal-index.ts';
 
 const run = promisify(execFile);
 let databaseUrl: string;
@@ -185,5 +187,26 @@ describe('operator CLI', { timeout: 90_000 }, () => {
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/^svc: /);
     }
+  });
+});
+
+describe('the CLI beside a server on one file', { timeout: 90_000 }, () => {
+  it("never checkpoints the file in its commits (its SQLite lacks the WAL-reset fix; the servers' checkpoints serve)", async () => {
+    const path = join(tempDir('svc-cli-wal-'), 'svc.db');
+    const { client } = await openDatabase(`file:${path}`);
+    // Another connection stays open throughout, as a server's would, and makes the WAL longer than SQLite's
+    // default checkpoint (1,000 frames) without checkpointing it itself.
+    await client.execute('PRAGMA wal_autocheckpoint = 0');
+    await client.execute('CREATE TABLE filler (data BLOB)');
+    for (let batch = 0; batch < 30; batch++)
+      await client.batch([{ sql: 'INSERT INTO filler (data) VALUES (randomblob(200000))', args: [] }]);
+    expect(walIndex(path).frames).toBeGreaterThan(1_000);
+    const result = await run(process.execPath, ['src/cli/index.ts', 'accounts', 'create', '--email', 'wal@example.com', '--plan', 'free'], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: `file:${path}` },
+    });
+    expect(JSON.parse(result.stdout)).toMatchObject({ email: 'wal@example.com' });
+    expect(walIndex(path).copied).toBe(0);
+    client.close();
   });
 });

@@ -1,16 +1,19 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import {
   hasWalResetFix,
-  RESTART_PAST_FRAMES,
   SERVING_AUTOCHECKPOINT_FRAMES,
   SQLITE_AUTOCHECKPOINT_FRAMES,
+  TRUNCATE_PAST_FRAMES,
 } from '../../src/db/checkpoints.ts';
 import type { EmbeddedClient } from '../../src/db/embedded.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
-import { BIN, ROOT, tempDir } from '../support/processes.ts';
+import { seedDatabaseFile } from '../support/accounts.ts';
+import { finalInvoice } from '../support/documents.ts';
+import { BIN, freePort, ROOT, type RunningServer, startBun, startNode, tempDir } from '../support/processes.ts';
+import { walIndex } from '../support/wal-index.ts';
 
 /** A scenario of test/support/checkpoint-probe.ts run under Bun, whose SQLite has the WAL-reset fix. */
 async function probe<T>(scenario: string): Promise<T> {
@@ -28,9 +31,16 @@ describe('checkpoints in a thread of their own, under Bun', () => {
     expect(seen.autocheckpoint).toBe(SERVING_AUTOCHECKPOINT_FRAMES);
     expect(seen.copied).toEqual([true, true]);
     // Past it, the serving connection's checkpoint finds them copied and starts the WAL again, or, when that misses
-    // while the thread checkpoints, the thread's RESTART does past RESTART_PAST_FRAMES.
+    // while the thread checkpoints, the thread's TRUNCATE does past TRUNCATE_PAST_FRAMES.
     expect(seen.restarts).toBeGreaterThanOrEqual(2);
-    expect(seen.largest).toBeLessThan(RESTART_PAST_FRAMES + SERVING_AUTOCHECKPOINT_FRAMES / 2);
+    expect(seen.largest).toBeLessThan(TRUNCATE_PAST_FRAMES + SERVING_AUTOCHECKPOINT_FRAMES / 2);
+  }, 30_000);
+
+  it('never hold writes off for a long reader, and start the WAL again once it is done', async () => {
+    const seen = await probe<{ failures: number; largest: number; restarted: boolean }>('reader');
+    expect(seen.failures).toBe(0);
+    expect(seen.largest).toBeGreaterThan(TRUNCATE_PAST_FRAMES);
+    expect(seen.restarted).toBe(true);
   }, 30_000);
 
   it('hand checkpointing back to the serving connection when the thread cannot work, with a log line that names no file', async () => {
@@ -49,6 +59,47 @@ describe('checkpoints in a thread of their own, under Bun', () => {
     const { execs, lines } = await probe<{ execs: string[]; lines: string[] }>('stops');
     expect(execs).toEqual([`PRAGMA wal_autocheckpoint = ${SERVING_AUTOCHECKPOINT_FRAMES}`]);
     expect(lines).toEqual([]);
+  }, 30_000);
+});
+
+const servers: RunningServer[] = [];
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop()));
+});
+
+/** A server of `start` on a new file that has made three finals; the file's path. */
+async function serverThatWrote(start: typeof startBun): Promise<string> {
+  const { url, client, key } = await seedDatabaseFile({ plan: 'pro', credits: 10 });
+  client.close();
+  const server = await start({ DATABASE_URL: url }, await freePort());
+  servers.push(server);
+  for (const number of ['WAL-1', 'WAL-2', 'WAL-3']) {
+    const answer = await fetch(`${server.url}/api/v1/documents`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(finalInvoice({ invoice_number: number })),
+    });
+    expect(answer.status).toBe(201);
+  }
+  return url.replace(/^file:/, '');
+}
+
+describe('a server', () => {
+  it("under Bun copies its commits into the database file at once (the thread's checkpoints)", async () => {
+    const path = await serverThatWrote(startBun);
+    // Far below the serving connection's own checkpoint: only the thread copies them.
+    await vi.waitFor(() => {
+      const { frames, copied } = walIndex(path);
+      expect(frames).toBeGreaterThan(0);
+      expect(copied).toBe(frames);
+    });
+  }, 30_000);
+
+  it('under Node leaves them in the WAL until its commits reach SQLite’s own checkpoint', async () => {
+    const path = await serverThatWrote(startNode);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(walIndex(path).frames).toBeGreaterThan(0);
+    expect(walIndex(path).copied).toBe(0);
   }, 30_000);
 });
 

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { SqlClient } from '../../src/db/embedded.ts';
 import { seedDatabaseFile } from '../support/accounts.ts';
 import { finalInvoice } from '../support/documents.ts';
@@ -53,7 +53,7 @@ describe('fault drill: a server process killed during a burst of keyed finals', 
       .flat()
       .map(answerOf);
     // Killed once the first finals are committed, most of the burst still to come or in flight.
-    while ((await documentCount(client)) < 5) await new Promise((resolve) => setTimeout(resolve, 1));
+    await vi.waitFor(async () => expect(await documentCount(client)).toBeGreaterThanOrEqual(5), { timeout: 10_000, interval: 1 });
     a.process.kill('SIGKILL');
     const first = await Promise.all(burst);
     const tally: Record<number, number> = {};
@@ -84,7 +84,9 @@ describe('fault drill: a server process killed during a burst of keyed finals', 
     const documents = await client.execute({ sql: 'SELECT id FROM documents WHERE account_id = ?', args: [account.id] });
     const keys = await client.execute({ sql: 'SELECT key, document_id FROM idempotency_keys WHERE account_id = ?', args: [account.id] });
     const balance = await client.execute({ sql: 'SELECT credits_remaining AS c FROM accounts WHERE id = ?', args: [account.id] });
+    const integrity = await client.execute('PRAGMA integrity_check');
     client.close();
+    expect(integrity.rows.map((row) => row[0])).toEqual(['ok']);
     expect(documents.rows).toHaveLength(KEYS);
     expect(new Set(documents.rows.map((row) => row.id))).toEqual(new Set(ids.values()));
     expect(keys.rows.every((row) => ids.get(String(row.key)) === row.document_id)).toBe(true);

@@ -1,9 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckpointThread } from '../../src/db/checkpoints.ts';
 import type { EmbeddedClient } from '../../src/db/embedded.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
+import { runtimeEngine } from '../../src/db/runtime-engine.ts';
+import { walIndex } from './wal-index.ts';
 
 /**
  * `bun test/support/checkpoint-probe.ts <scenario>`: the checkpoint thread (src/db/checkpoints.ts) in the runtime that
@@ -14,18 +16,6 @@ const scenario = process.argv[2];
 
 function newFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'svc-checkpoints-')), 'svc.db');
-}
-
-/**
- * The WAL's state as SQLite's wal-index (the -shm file, https://sqlite.org/walformat.html) holds it, read without
- * a connection (a connection's checkpoint would change it): the frames in the WAL (mxFrame, offset 16 of the header)
- * and how many of them are copied into the database file (nBackfill, offset 96), in the machine's byte order.
- */
-function walIndex(path: string): { frames: number; copied: number } {
-  const index = readFileSync(`${path}-shm`);
-  const little = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-  const read = (offset: number) => (little ? index.readUInt32LE(offset) : index.readUInt32BE(offset));
-  return { frames: read(16), copied: read(96) };
 }
 
 /** A batch that writes about `pages` pages. */
@@ -83,6 +73,31 @@ const scenarios: Record<string, () => Promise<unknown>> = {
     }
     await (client as EmbeddedClient).closeWhenThreadEnded();
     return { started, autocheckpoint, copied, restarts: seen.restarts, largest: seen.largest };
+  },
+  /**
+   * A reader that keeps its snapshot while 12,000 frames are written (a backup's long read): the WAL cannot start
+   * again meanwhile and grows past TRUNCATE_PAST_FRAMES, and every write still goes through. Once the reader is done,
+   * the thread's TRUNCATE starts the WAL again with no write to do it.
+   */
+  async reader() {
+    const path = newFile();
+    const { client } = await openDatabase(`file:${path}`);
+    (client as EmbeddedClient).checkpointInThread();
+    await client.execute('CREATE TABLE filler (data BLOB)');
+    const reader = (await runtimeEngine())(path);
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM filler').rows([]);
+    let failures = 0;
+    for (let written = 0; written < 12_000; written += 50) {
+      await client.batch([write(50)]).catch(() => failures++);
+      await pause(2);
+    }
+    const largest = walIndex(path).frames;
+    reader.exec('COMMIT');
+    const restarted = await eventually(() => walIndex(path).frames === 0);
+    reader.close();
+    await (client as EmbeddedClient).closeWhenThreadEnded();
+    return { failures, largest, restarted };
   },
   /** A folder is no database file: the thread fails as it starts, and the serving connection checkpoints again. */
   async fails() {
