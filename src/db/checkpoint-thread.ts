@@ -21,12 +21,12 @@ function failure(what: string, error: unknown): Error {
 // The serving connection made the file: opened here, a path without one would make an empty database.
 if (!existsSync(path)) throw new Error('the database file does not exist');
 let connection: EngineConnection;
+let journalMode: unknown;
 let passive: EngineStatement;
 let truncate: EngineStatement;
 try {
   connection = (await runtimeEngine())(path);
-  // A checkpoint of a file that is not in WAL mode would do nothing (and its answer of -1 frames means a busy one too).
-  if (connection.prepare('PRAGMA journal_mode').rows([])[0]?.[0] !== 'wal') throw new Error('not in WAL mode');
+  journalMode = connection.prepare('PRAGMA journal_mode').rows([])[0]?.[0];
   // No wait for a lock: a TRUNCATE that waited for a reader (a backup's long read) would hold the writers off as long.
   connection.exec('PRAGMA busy_timeout = 0');
   passive = connection.prepare('PRAGMA wal_checkpoint(PASSIVE)');
@@ -34,6 +34,8 @@ try {
 } catch (error) {
   throw failure('the database file cannot be opened', error);
 }
+// A checkpoint of a file that is not in WAL mode would do nothing (and its answer of -1 frames means a busy one too).
+if (journalMode !== 'wal') throw new Error('not in WAL mode');
 
 /**
  * Copies what is committed, or starts the WAL again when it has grown past TRUNCATE_PAST_FRAMES and is wholly copied:

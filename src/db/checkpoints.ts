@@ -49,8 +49,8 @@ export function hasWalResetFix(sqliteVersion: string): boolean {
  * checkpoints (SERVING_AUTOCHECKPOINT_FRAMES) find nearly everything copied and synced already. RESTART checkpoints
  * in the thread alone would start the WAL again without them, but hold off every writer meanwhile: made every 2,000
  * frames, requests waited for the lock (a final's server time outside the render at 64 in flight went from 0.55 to
- * 3.4 ms); a TRUNCATE one is kept for a WAL past TRUNCATE_PAST_FRAMES. Should the thread ever end otherwise than by stop(),
- * the serving connection checkpoints as by default again.
+ * 3.4 ms); a TRUNCATE one is kept for a WAL past TRUNCATE_PAST_FRAMES. Should the thread ever end otherwise than by
+ * stop(), the serving connection checkpoints as by default again.
  */
 export class CheckpointThread {
   readonly #thread: Worker;
