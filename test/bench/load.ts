@@ -187,40 +187,18 @@ async function drive(
 
   async function measure(scenario: Scenario, concurrency: number, seconds: number): Promise<Stretch> {
     logLines.length = 0;
-    const latencies: number[] = [];
-    let failures = 0;
-    let sent = 0;
-    const deadline = performance.now() + seconds * 1000;
-    const started = performance.now();
-    const cpuBefore = process.cpuUsage();
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (performance.now() < deadline && sent++ < (scenario.budget ?? Number.POSITIVE_INFINITY)) {
-          const begin = performance.now();
-          const response = await scenario.send();
-          const body = await response.arrayBuffer();
-          latencies.push(performance.now() - begin);
-          if (response.status === 429) {
-            throw new Error(`a rate limit was reached, raise LOAD_ACCOUNTS: ${new TextDecoder().decode(body).slice(0, 300)}`);
-          }
-          if (scenario.keyed && response.headers.has('RateLimit-Remaining') !== rateLimits) {
-            throw new Error(
-              `rate limits ${rateLimits ? 'on' : 'off'}, but an answer ${rateLimits ? 'without' : 'with'} RateLimit-Remaining`,
-            );
-          }
-          if (response.status >= 300) failures++;
-        }
-      }),
-    );
-    const elapsed = (performance.now() - started) / 1000;
-    const cpu = process.cpuUsage(cpuBefore);
+    const timed = await sendFor(scenario.send, concurrency, seconds, scenario.budget, (response, body) => {
+      if (response.status === 429) {
+        throw new Error(`a rate limit was reached, raise LOAD_ACCOUNTS: ${new TextDecoder().decode(body).slice(0, 300)}`);
+      }
+      if (scenario.keyed && response.headers.has('RateLimit-Remaining') !== rateLimits) {
+        throw new Error(`rate limits ${rateLimits ? 'on' : 'off'}, but an answer ${rateLimits ? 'without' : 'with'} RateLimit-Remaining`);
+      }
+    });
     // The request log lines of this stretch: the server writes each before its answer is sent.
     const finals = logLines.map((line) => JSON.parse(line)).filter((entry) => entry.render_ms !== undefined && entry.status === 201);
     return {
-      latencies,
-      elapsed,
-      failures,
-      driverMs: (cpu.user + cpu.system) / 1000 / latencies.length,
+      ...timed,
       finals: {
         count: finals.length,
         duration: finals.reduce((sum, entry) => sum + entry.duration_ms, 0),
@@ -230,6 +208,40 @@ async function drive(
   }
 
   return { rateLimits, label: rateLimits ? 'on' : 'off', scenarios, measure, stop };
+}
+
+/**
+ * `send` from `concurrency` loops for `seconds` (at most `budget` requests in all), each answer read whole and given
+ * to `check`: the latencies, the time, the answers outside 2xx and the driver's CPU a request.
+ */
+async function sendFor(
+  send: () => Promise<Response>,
+  concurrency: number,
+  seconds: number,
+  budget = Number.POSITIVE_INFINITY,
+  check: (response: Response, body: ArrayBuffer) => void = () => {},
+): Promise<Omit<Stretch, 'finals'>> {
+  const latencies: number[] = [];
+  let failures = 0;
+  let sent = 0;
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline && sent++ < budget) {
+        const begin = performance.now();
+        const response = await send();
+        const body = await response.arrayBuffer();
+        latencies.push(performance.now() - begin);
+        check(response, body);
+        if (response.status >= 300) failures++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  return { latencies, elapsed, failures, driverMs: (cpu.user + cpu.system) / 1000 / latencies.length };
 }
 
 /** A row from its stretches: requests/s over their time together, percentiles over all their latencies. */
@@ -325,27 +337,8 @@ async function constantHandlerRow(): Promise<void> {
   });
   try {
     await new Promise((resolve) => server.stdout!.once('data', resolve));
-    const latencies: number[] = [];
-    const deadline = performance.now() + SECONDS * 1000;
-    const started = performance.now();
-    const cpuBefore = process.cpuUsage();
-    await Promise.all(
-      Array.from({ length: 64 }, async () => {
-        while (performance.now() < deadline) {
-          const begin = performance.now();
-          await (await fetch(`http://127.0.0.1:${port}/`)).arrayBuffer();
-          latencies.push(performance.now() - begin);
-        }
-      }),
-    );
-    const cpu = process.cpuUsage(cpuBefore);
-    const stretch: Stretch = {
-      latencies,
-      elapsed: (performance.now() - started) / 1000,
-      failures: 0,
-      driverMs: (cpu.user + cpu.system) / 1000 / latencies.length,
-      finals: { count: 0, duration: 0, render: 0 },
-    };
+    const timed = await sendFor(() => fetch(`http://127.0.0.1:${port}/`), 64, SECONDS);
+    const stretch: Stretch = { ...timed, finals: { count: 0, duration: 0, render: 0 } };
     console.log('\nThe HTTP server alone (test/bench/constant-server.ts: Bun, every answer a constant 0.8 ms of CPU):');
     printRow('', rowOf('constant 0.8 ms', 64, [stretch]));
   } finally {

@@ -5,7 +5,7 @@ import { createClient } from '@libsql/client';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/libsql.ts';
 import { ROOT, tempDir } from '../support/processes.ts';
-import { walIndex } from '../support/wal-index.ts';
+import { FILLER_TABLE, fillerPages, walIndex } from '../support/wal-index.ts';
 
 const run = promisify(execFile);
 let databaseUrl: string;
@@ -197,9 +197,8 @@ describe('the CLI beside a server on one file', { timeout: 90_000 }, () => {
     // Another connection stays open throughout, as a server's would, and makes the WAL longer than SQLite's
     // default checkpoint (1,000 frames) without checkpointing it itself.
     await client.execute('PRAGMA wal_autocheckpoint = 0');
-    await client.execute('CREATE TABLE filler (data BLOB)');
-    for (let batch = 0; batch < 30; batch++)
-      await client.batch([{ sql: 'INSERT INTO filler (data) VALUES (randomblob(200000))', args: [] }]);
+    await client.execute(FILLER_TABLE);
+    for (let batch = 0; batch < 30; batch++) await client.batch([fillerPages(50)]);
     expect(walIndex(path).frames).toBeGreaterThan(1_000);
     const result = await run(process.execPath, ['src/cli/index.ts', 'accounts', 'create', '--email', 'wal@example.com', '--plan', 'free'], {
       cwd: ROOT,

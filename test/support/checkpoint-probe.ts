@@ -5,7 +5,7 @@ import { CheckpointThread } from '../../src/db/checkpoints.ts';
 import type { EmbeddedClient } from '../../src/db/embedded.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
 import { runtimeEngine } from '../../src/db/runtime-engine.ts';
-import { walIndex } from './wal-index.ts';
+import { FILLER_TABLE, fillerPages, walIndex } from './wal-index.ts';
 
 /**
  * `bun test/support/checkpoint-probe.ts <scenario>`: the checkpoint thread (src/db/checkpoints.ts) in the runtime that
@@ -16,11 +16,6 @@ const scenario = process.argv[2];
 
 function newFile(): string {
   return join(mkdtempSync(join(tmpdir(), 'svc-checkpoints-')), 'svc.db');
-}
-
-/** A batch that writes about `pages` pages. */
-function write(pages: number) {
-  return { sql: 'INSERT INTO filler (data) VALUES (randomblob(?))', args: [pages * 4000] };
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -56,15 +51,15 @@ const scenarios: Record<string, () => Promise<unknown>> = {
     const { client } = await openDatabase(`file:${path}`);
     const started = (client as EmbeddedClient).checkpointInThread();
     const autocheckpoint = Number((await client.execute('PRAGMA wal_autocheckpoint')).rows[0]![0]);
-    await client.execute('CREATE TABLE filler (data BLOB)');
+    await client.execute(FILLER_TABLE);
     const copied: boolean[] = [];
     for (let time = 0; time < 2; time++) {
-      for (let batch = 0; batch < 50; batch++) await client.batch([write(10)]);
+      for (let batch = 0; batch < 50; batch++) await client.batch([fillerPages(10)]);
       copied.push(await eventually(() => walIndex(path).frames > 0 && walIndex(path).copied === walIndex(path).frames));
     }
     const seen = { largest: 0, restarts: 0, last: walIndex(path).frames };
     for (let written = 0; written < 16_000; written += 50) {
-      await client.batch([write(50)]);
+      await client.batch([fillerPages(50)]);
       await pause(2);
       const { frames } = walIndex(path);
       if (frames < seen.last) seen.restarts++;
@@ -83,13 +78,13 @@ const scenarios: Record<string, () => Promise<unknown>> = {
     const path = newFile();
     const { client } = await openDatabase(`file:${path}`);
     (client as EmbeddedClient).checkpointInThread();
-    await client.execute('CREATE TABLE filler (data BLOB)');
+    await client.execute(FILLER_TABLE);
     const reader = (await runtimeEngine())(path);
     reader.exec('BEGIN');
     reader.prepare('SELECT count(*) FROM filler').rows([]);
     let failures = 0;
     for (let written = 0; written < 12_000; written += 50) {
-      await client.batch([write(50)]).catch(() => failures++);
+      await client.batch([fillerPages(50)]).catch(() => failures++);
       await pause(2);
     }
     const largest = walIndex(path).frames;

@@ -11,3 +11,11 @@ export function walIndex(path: string): { frames: number; copied: number } {
   const read = (offset: number) => (little ? index.readUInt32LE(offset) : index.readUInt32BE(offset));
   return { frames: read(16), copied: read(96) };
 }
+
+/** The table the WAL tests fill: CREATE it first. */
+export const FILLER_TABLE = 'CREATE TABLE filler (data BLOB)';
+
+/** A statement that writes about `pages` pages of the WAL, into FILLER_TABLE. */
+export function fillerPages(pages: number) {
+  return { sql: 'INSERT INTO filler (data) VALUES (randomblob(?))', args: [pages * 4000] };
+}
