@@ -19,7 +19,8 @@ import { seedAccounts } from './accounts.ts';
  * CPU"), which leaves the server its core (p99 at 64 in flight 1.1× the p50 instead of 2×). Prints requests/s and
  * p50/p99 latency, at 64 in flight p99 against the queueing bound (64 ÷ requests/s), from the server's request log
  * how much of a final's time is spent outside the renderer, the finals' throughput with the limits on against
- * off, and last the same server's tail for a handler of constant time (constantHandlerRow), to read the rows against.
+ * off, and last the HTTP server's own tail for a handler of constant time served three ways (constantHandlerRows),
+ * to read the rows against.
  */
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 4);
@@ -324,28 +325,43 @@ for (const row of on.filter((entry) => entry.scenario.startsWith('POST final')))
 }
 
 /**
- * The HTTP server's own tail: Bun's server reads the sockets that are ready in one go and runs their handlers in a
- * row, and a socket answered at the end of a row sends its next request just after that read, so it waits for the
- * whole next row as well. With every answer taking the same time, the p99 at 64 in flight is then about twice the
- * queueing bound (so is Node's server's). The service's rows are read against this one.
+ * How test/bench/constant-server.ts serves its requests, each row's label. `at-once` is how the service is served:
+ * Bun's server reads the sockets that are ready in one go and runs their handlers in a row, and a socket answered at
+ * the end of a row that sends its next request just after that read waits for the whole next row as well (the p99
+ * at 64 in flight then near twice the queueing bound; in some runs the pattern does not form). The two others start
+ * requests in the order they arrived, one an event-loop turn, so their answers are made a turn after their
+ * requests: Bun.serve then writes each piece of the status line and of every header in a send() of its own (an open
+ * Bun pull request, oven-sh/bun#41341, corks them), Bun's node:http writes the answer in one.
  */
-async function constantHandlerRow(): Promise<void> {
-  const port = await freePort();
-  const server = spawn(here('../../node_modules/.bin/bun'), [here('./constant-server.ts')], {
-    env: { ...process.env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  try {
-    await new Promise((resolve) => server.stdout!.once('data', resolve));
-    const timed = await sendFor(() => fetch(`http://127.0.0.1:${port}/`), 64, SECONDS);
-    const stretch: Stretch = { ...timed, finals: { count: 0, duration: 0, render: 0 } };
-    console.log('\nThe HTTP server alone (test/bench/constant-server.ts: Bun, every answer a constant 0.8 ms of CPU):');
-    printRow('', rowOf('constant 0.8 ms', 64, [stretch]));
-  } finally {
-    server.kill();
+const CONSTANT_SERVER_ANSWERS = {
+  'at-once': 'Bun.serve at once',
+  'arrival-order': 'Bun.serve in order',
+  'node-http-arrival-order': 'node:http in order',
+};
+
+/** The HTTP server's own tail and throughput for a handler of constant time, one row per way of serving. */
+async function constantHandlerRows(): Promise<void> {
+  console.log(
+    '\nThe HTTP server alone (test/bench/constant-server.ts: every answer a constant 0.8 ms of CPU, shaped like a ' +
+      "final; in order: started in the order the requests arrived, one an event-loop turn; node:http: Bun's):",
+  );
+  for (const [answers, label] of Object.entries(CONSTANT_SERVER_ANSWERS)) {
+    const port = await freePort();
+    const server = spawn(here('../../node_modules/.bin/bun'), [here('./constant-server.ts')], {
+      env: { ...process.env, PORT: String(port), ANSWERS: answers },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      await new Promise((resolve) => server.stdout!.once('data', resolve));
+      const timed = await sendFor(() => fetch(`http://127.0.0.1:${port}/`), 64, SECONDS);
+      const stretch: Stretch = { ...timed, finals: { count: 0, duration: 0, render: 0 } };
+      printRow('', rowOf(label, 64, [stretch]));
+    } finally {
+      server.kill();
+    }
   }
 }
-await constantHandlerRow();
+await constantHandlerRows();
 
 const failed = [...off.map((row) => ({ ...row, limits: 'off' })), ...on.map((row) => ({ ...row, limits: 'on' }))].filter(
   (row) => row.failures,
