@@ -1,15 +1,16 @@
 import { createServer } from 'node:http';
 import { HEADERS } from '../../src/contract/headers.ts';
+import { CONSTANT_SERVER_ANSWERS } from './constant-answers.ts';
 
 /**
  * A server whose every answer takes a constant CPU time (SERVICE_MS, default 0.8 ms: about a final's server time) and
  * is shaped like a final's (its headers, a 22 KB body), for `npm run bench:load`'s reference rows: the tail the HTTP
  * server itself gives a constant workload, which the service's rows at 64 in flight are read against. ANSWERS says
- * how requests are served (see CONSTANT_SERVER_ANSWERS in load.ts).
+ * how requests are served (constant-answers.ts).
  */
 const serviceMs = Number(process.env.SERVICE_MS ?? 0.8);
 const answers = process.env.ANSWERS ?? 'at-once';
-if (!['at-once', 'arrival-order', 'node-http-arrival-order'].includes(answers)) throw new Error(`ANSWERS ${answers}: not a way of serving`);
+if (!Object.hasOwn(CONSTANT_SERVER_ANSWERS, answers)) throw new Error(`ANSWERS ${answers}: not a way of serving`);
 const port = Number(process.env.PORT);
 
 const FINAL_HEADER_NAMES = [

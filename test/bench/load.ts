@@ -6,6 +6,7 @@ import { GLOBAL_PREVIEW_LIMITS } from '../../src/limits/buckets.ts';
 import { freePort, tempDir } from '../support/processes.ts';
 import { fixtureText } from '../support/requests.ts';
 import { seedAccounts } from './accounts.ts';
+import { CONSTANT_SERVER_ANSWERS } from './constant-answers.ts';
 
 /**
  * `npm run bench:load`: Bun servers (LOAD_PROCESSES, default 1, sharing the port) on one embedded database, driven
@@ -323,21 +324,6 @@ for (const row of on.filter((entry) => entry.scenario.startsWith('POST final')))
       `outside the render ${row.outsideRender!.toFixed(2)} ms against ${without.outsideRender!.toFixed(2)} ms`,
   );
 }
-
-/**
- * How test/bench/constant-server.ts serves its requests, each row's label. `at-once` is how the service is served:
- * Bun's server reads the sockets that are ready in one go and runs their handlers in a row, and a socket answered at
- * the end of a row that sends its next request just after that read waits for the whole next row as well (the p99
- * at 64 in flight then near twice the queueing bound; in some runs the pattern does not form). The two others start
- * requests in the order they arrived, one an event-loop turn, so their answers are made a turn after their
- * requests: Bun.serve then writes each piece of the status line and of every header in a send() of its own (an open
- * Bun pull request, oven-sh/bun#41341, corks them), Bun's node:http writes the answer in one.
- */
-const CONSTANT_SERVER_ANSWERS = {
-  'at-once': 'Bun.serve at once',
-  'arrival-order': 'Bun.serve in order',
-  'node-http-arrival-order': 'node:http in order',
-};
 
 /** The HTTP server's own tail and throughput for a handler of constant time, one row per way of serving. */
 async function constantHandlerRows(): Promise<void> {

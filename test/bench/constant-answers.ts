@@ -1,0 +1,15 @@
+/**
+ * The ways test/bench/constant-server.ts serves its requests (its ANSWERS), each with the label of its row in
+ * `npm run bench:load`. `at-once` is how the service is served: Bun's server reads the sockets that are ready in one
+ * go and runs their handlers in a row, and a socket answered at the end of a row that sends its next request just
+ * after that read waits for the whole next row as well (the p99 at 64 in flight then near twice the queueing bound;
+ * in some runs the pattern does not form). The two others start requests in the order they arrived, one an
+ * event-loop turn, so their answers are made a turn after their requests: Bun.serve then writes each piece of the
+ * status line and of every header in a send() of its own (an open Bun pull request, oven-sh/bun#41341, corks them),
+ * Bun's node:http writes the answer in one.
+ */
+export const CONSTANT_SERVER_ANSWERS = {
+  'at-once': 'Bun.serve at once',
+  'arrival-order': 'Bun.serve in order',
+  'node-http-arrival-order': 'node:http in order',
+};
