@@ -1,6 +1,9 @@
+import { pauseAfterRows } from './pause-after-rows.ts';
 import { cannotListen, startServer } from './server.ts';
 
 const { fetch, tasksSettled, listening, closeDatabase, port, hostname, reusePort } = await startServer(process.env, process.argv.slice(2));
+// After a long row of handlers, a short pause before Bun's server reads its sockets again (pause-after-rows.ts).
+const answer = pauseAfterRows(fetch);
 let server: ReturnType<typeof Bun.serve>;
 try {
   server = Bun.serve({
@@ -10,7 +13,7 @@ try {
     // Bun's own limit (128 MiB by default) would answer a larger Content-Length with an empty 413 before the
     // handler runs; the handler reads at most the contract's limit and answers 413 payload_too_large itself.
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-    fetch: (request, bun) => fetch(request, { clientAddress: bun.requestIP(request)?.address }),
+    fetch: (request, bun) => answer(request, { clientAddress: bun.requestIP(request)?.address }),
   });
 } catch (error) {
   cannotListen(hostname, port, error);
