@@ -1,43 +1,21 @@
 import { createServer } from 'node:http';
 import { HEADERS } from '../../src/contract/headers.ts';
-import { CONSTANT_SERVER_ANSWERS } from './constant-answers.ts';
+import { pauseAfterRows } from '../../src/runtimes/pause-after-rows.ts';
+import { type AnswerShape, CONSTANT_SERVER_ANSWERS, type ConstantServerAnswers } from './constant-answers.ts';
 
 /**
  * A server whose every answer takes a constant CPU time (SERVICE_MS, default 0.8 ms: about a final's server time) and
- * is shaped like a final's (its headers, a 22 KB body), for `npm run bench:load`'s reference rows: the tail the HTTP
- * server itself gives a constant workload, which the service's rows at 64 in flight are read against. ANSWERS says
- * how requests are served (constant-answers.ts).
+ * has the shape ANSWER_SHAPE gives (a final's headers and body length, from the service in the same run), for
+ * `npm run bench:load`'s reference rows: the tail the HTTP server itself gives a constant workload, which the
+ * service's rows at 64 in flight are read against. ANSWERS says how requests are served (constant-answers.ts).
  */
 const serviceMs = Number(process.env.SERVICE_MS ?? 0.8);
-const answers = process.env.ANSWERS ?? 'at-once';
+const answers = (process.env.ANSWERS ?? 'at-once') as ConstantServerAnswers;
 if (!Object.hasOwn(CONSTANT_SERVER_ANSWERS, answers)) throw new Error(`ANSWERS ${answers}: not a way of serving`);
+if (!process.env.ANSWER_SHAPE) throw new Error('ANSWER_SHAPE: the shape of a final answer, as JSON, is needed');
+const shape = JSON.parse(process.env.ANSWER_SHAPE) as AnswerShape;
 const port = Number(process.env.PORT);
-
-const FINAL_HEADER_NAMES = [
-  HEADERS.contentType,
-  HEADERS.contentDisposition,
-  HEADERS.location,
-  HEADERS.version,
-  HEADERS.requestId,
-  HEADERS.documentId,
-  HEADERS.documentSha256,
-  HEADERS.template,
-  HEADERS.templateVersion,
-  HEADERS.mode,
-  HEADERS.creditUsed,
-  HEADERS.creditsRemaining,
-  HEADERS.idempotentReplay,
-  HEADERS.rateLimitLimit,
-  HEADERS.rateLimitRemaining,
-  HEADERS.rateLimitReset,
-  HEADERS.accessControlAllowOrigin,
-  HEADERS.vary,
-];
-const body = new Uint8Array(22_000).fill(0x41);
-const headers: Record<string, string> = {
-  ...Object.fromEntries(FINAL_HEADER_NAMES.map((name) => [name, `value-of-${name.toLowerCase()}`])),
-  [HEADERS.contentLength]: String(body.byteLength),
-};
+const body = new Uint8Array(shape.bytes).fill(0x41);
 
 function work(): void {
   const end = performance.now() + serviceMs;
@@ -75,18 +53,19 @@ if (answers === 'node-http-arrival-order') {
     request.resume();
     enqueue(() => {
       work();
-      response.writeHead(200, headers).end(body);
+      response.writeHead(200, { ...Object.fromEntries(shape.headers), [HEADERS.contentLength]: String(body.byteLength) }).end(body);
     });
   }).listen(port, '127.0.0.1', () => console.log('listening'));
 } else {
   const answer = () => {
     work();
-    return new Response(body, { headers });
+    return new Response(body, { headers: shape.headers });
   };
-  Bun.serve({
-    port,
-    hostname: '127.0.0.1',
-    fetch: answers === 'arrival-order' ? () => new Promise<Response>((resolve) => enqueue(() => resolve(answer()))) : answer,
-  });
+  const fetchOf: Record<Exclude<ConstantServerAnswers, 'node-http-arrival-order'>, (request: Request) => Response | Promise<Response>> = {
+    'at-once': answer,
+    'at-once-paused': pauseAfterRows(async () => answer()),
+    'arrival-order': () => new Promise<Response>((resolve) => enqueue(() => resolve(answer()))),
+  };
+  Bun.serve({ port, hostname: '127.0.0.1', fetch: fetchOf[answers] });
   console.log('listening');
 }

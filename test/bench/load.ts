@@ -6,7 +6,7 @@ import { GLOBAL_PREVIEW_LIMITS } from '../../src/limits/buckets.ts';
 import { freePort, tempDir } from '../support/processes.ts';
 import { fixtureText } from '../support/requests.ts';
 import { seedAccounts } from './accounts.ts';
-import { CONSTANT_SERVER_ANSWERS } from './constant-answers.ts';
+import { type AnswerShape, CONSTANT_SERVER_ANSWERS } from './constant-answers.ts';
 
 /**
  * `npm run bench:load`: Bun servers (LOAD_PROCESSES, default 1, sharing the port) on one embedded database, driven
@@ -20,7 +20,7 @@ import { CONSTANT_SERVER_ANSWERS } from './constant-answers.ts';
  * CPU"), which leaves the server its core (p99 at 64 in flight 1.1× the p50 instead of 2×). Prints requests/s and
  * p50/p99 latency, at 64 in flight p99 against the queueing bound (64 ÷ requests/s), from the server's request log
  * how much of a final's time is spent outside the renderer, the finals' throughput with the limits on against
- * off, and last the HTTP server's own tail for a handler of constant time served three ways (constantHandlerRows),
+ * off, and last the HTTP server's own tail for a handler of constant time served four ways (constantHandlerRows),
  * to read the rows against.
  */
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
@@ -89,6 +89,8 @@ interface Pass {
   readonly rateLimits: boolean;
   readonly label: string;
   readonly scenarios: Record<string, Scenario>;
+  /** The shape of a final this pass's server answered. */
+  readonly finalShape: AnswerShape;
   measure(scenario: Scenario, concurrency: number, seconds: number): Promise<Stretch>;
   stop(): void;
 }
@@ -184,8 +186,15 @@ async function drive(
       },
     },
   };
-  // The final each account's replays send again, made before the clock starts.
-  for (const credential of credentials.filter((_, index) => index % 2 === 0)) await create(credential, credential.replayKey);
+  // The final each account's replays send again, made before the clock starts; the first one's shape is kept for
+  // the constant server's rows.
+  let finalShape: AnswerShape | undefined;
+  for (const credential of credentials.filter((_, index) => index % 2 === 0)) {
+    const response = await create(credential, credential.replayKey);
+    const bytes = (await response.arrayBuffer()).byteLength;
+    const headers = [...response.headers].filter(([name]) => name !== 'date' && name !== 'content-length');
+    finalShape ??= { headers, bytes };
+  }
 
   async function measure(scenario: Scenario, concurrency: number, seconds: number): Promise<Stretch> {
     logLines.length = 0;
@@ -209,7 +218,7 @@ async function drive(
     };
   }
 
-  return { rateLimits, label: rateLimits ? 'on' : 'off', scenarios, measure, stop };
+  return { rateLimits, label: rateLimits ? 'on' : 'off', scenarios, finalShape: finalShape!, measure, stop };
 }
 
 /**
@@ -326,15 +335,15 @@ for (const row of on.filter((entry) => entry.scenario.startsWith('POST final')))
 }
 
 /** The HTTP server's own tail and throughput for a handler of constant time, one row per way of serving. */
-async function constantHandlerRows(): Promise<void> {
+async function constantHandlerRows(finalShape: AnswerShape): Promise<void> {
   console.log(
-    '\nThe HTTP server alone (test/bench/constant-server.ts: every answer a constant 0.8 ms of CPU, shaped like a ' +
-      "final; in order: started in the order the requests arrived, one an event-loop turn; node:http: Bun's):",
+    '\nThe HTTP server alone (test/bench/constant-server.ts: every answer a constant 0.8 ms of CPU, shaped like ' +
+      "a final of the limits-on server; paused: as the service; in order: started in the order the requests arrived, one an event-loop turn; node:http: Bun's):",
   );
   for (const [answers, label] of Object.entries(CONSTANT_SERVER_ANSWERS)) {
     const port = await freePort();
     const server = spawn(here('../../node_modules/.bin/bun'), [here('./constant-server.ts')], {
-      env: { ...process.env, PORT: String(port), ANSWERS: answers },
+      env: { ...process.env, PORT: String(port), ANSWERS: answers, ANSWER_SHAPE: JSON.stringify(finalShape) },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     try {
@@ -347,7 +356,7 @@ async function constantHandlerRows(): Promise<void> {
     }
   }
 }
-await constantHandlerRows();
+await constantHandlerRows(passes[1].finalShape);
 
 const failed = [...off.map((row) => ({ ...row, limits: 'off' })), ...on.map((row) => ({ ...row, limits: 'on' }))].filter(
   (row) => row.failures,
