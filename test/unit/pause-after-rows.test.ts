@@ -3,36 +3,45 @@ import type { Connection, FetchHandler } from '../../src/app.ts';
 import { pauseAfterRows } from '../../src/runtimes/pause-after-rows.ts';
 
 /**
- * The pause is told by when the next event-loop turn comes: an immediate scheduled after a row's handlers runs after
- * the wrapper's own check, so it waits for any pause. The test's pause (250 ms) and row (20 ms) are far apart from
- * what a busy machine adds, so that neither case can be mistaken for the other.
+ * How long a row lasted is told to the wrapper by an injected clock, so that a busy machine cannot turn a short row
+ * into a long one; the pause itself is real, and is told by when the next event-loop turn comes (an immediate
+ * scheduled after a row's handlers runs after the wrapper's own check, so it waits for any pause). The test's pause,
+ * 250 ms, is far from what a busy machine adds to a turn.
  */
 const TEST_PAUSE_MS = 250;
 const TEST_LONG_ROW_MS = 20;
 
-function busyFor(ms: number): void {
-  const end = performance.now() + ms;
-  while (performance.now() < end) {}
-}
-
-/** A handler whose every request keeps the thread `ms`, answering with the request's URL. */
-function handlerOf(ms: number): FetchHandler {
-  return async (request) => {
-    busyFor(ms);
-    return new Response(request.url);
+/** A clock the test moves by hand, and a handler that moves it by `ms` for each request, answering with its URL. */
+function clockAndHandler(): { now: () => number; handler: FetchHandler; setRequestMs: (ms: number) => void } {
+  let time = 0;
+  let requestMs = 0;
+  return {
+    now: () => time,
+    handler: async (request) => {
+      time += requestMs;
+      return new Response(request.url);
+    },
+    setRequestMs: (ms) => {
+      requestMs = ms;
+    },
   };
 }
 
-/** Runs `requests` handlers in one row, as a server does with the sockets of one read; ms until the next turn. */
-async function rowThenNextTurn(fetch: FetchHandler, requests: number): Promise<number> {
+/**
+ * Runs `requests` handlers in one row, as a server does with the sockets of one read; the wall-clock and CPU
+ * milliseconds until the next event-loop turn.
+ */
+async function rowThenNextTurn(fetch: FetchHandler, requests: number): Promise<{ wait: number; cpu: number }> {
   const answers = Array.from({ length: requests }, (_, i) => fetch(new Request(`http://svc.test/${i}`)));
   const rowEnd = performance.now();
+  const cpuAtRowEnd = process.cpuUsage();
   await new Promise((resolve) => setImmediate(resolve));
   const wait = performance.now() - rowEnd;
+  const cpuUsed = process.cpuUsage(cpuAtRowEnd);
   expect(await Promise.all(answers.map((answer) => answer.then((response) => response.text())))).toEqual(
     Array.from({ length: requests }, (_, i) => `http://svc.test/${i}`),
   );
-  return wait;
+  return { wait, cpu: (cpuUsed.user + cpuUsed.system) / 1000 };
 }
 
 describe('pauseAfterRows', () => {
@@ -48,19 +57,23 @@ describe('pauseAfterRows', () => {
     expect(seen).toEqual([['http://svc.test/api/v1/documents', { clientAddress: '203.0.113.7' }]]);
   });
 
-  it('sleeps the pause before the next turn after a row that kept the thread long enough', async () => {
-    const fetch = pauseAfterRows(handlerOf(TEST_LONG_ROW_MS / 4 + 1), TEST_LONG_ROW_MS, TEST_PAUSE_MS);
-    expect(await rowThenNextTurn(fetch, 4)).toBeGreaterThanOrEqual(TEST_PAUSE_MS - 1);
+  it('sleeps the pause, without spending CPU, before the next turn after a row as long as the threshold', async () => {
+    const { now, handler, setRequestMs } = clockAndHandler();
+    const fetch = pauseAfterRows(handler, { longRowMs: TEST_LONG_ROW_MS, pauseMs: TEST_PAUSE_MS, now });
+    setRequestMs(TEST_LONG_ROW_MS / 4);
+    const { wait, cpu } = await rowThenNextTurn(fetch, 4);
+    expect(wait).toBeGreaterThanOrEqual(TEST_PAUSE_MS - 1);
+    expect(cpu).toBeLessThan(TEST_PAUSE_MS / 2);
   });
 
-  it('does not pause after a short row, and pauses again after the next long one', async () => {
-    const short = handlerOf(1);
-    let work = short;
-    const fetch = pauseAfterRows((request, connection) => work(request, connection), TEST_LONG_ROW_MS, TEST_PAUSE_MS);
-    expect(await rowThenNextTurn(fetch, 3)).toBeLessThan(TEST_PAUSE_MS / 2);
-    work = handlerOf(TEST_LONG_ROW_MS + 1);
-    expect(await rowThenNextTurn(fetch, 1)).toBeGreaterThanOrEqual(TEST_PAUSE_MS - 1);
-    work = short;
-    expect(await rowThenNextTurn(fetch, 3)).toBeLessThan(TEST_PAUSE_MS / 2);
+  it('does not pause after a shorter row, and pauses again after the next long one', async () => {
+    const { now, handler, setRequestMs } = clockAndHandler();
+    const fetch = pauseAfterRows(handler, { longRowMs: TEST_LONG_ROW_MS, pauseMs: TEST_PAUSE_MS, now });
+    setRequestMs((TEST_LONG_ROW_MS - 0.5) / 3);
+    expect((await rowThenNextTurn(fetch, 3)).wait).toBeLessThan(TEST_PAUSE_MS / 2);
+    setRequestMs(TEST_LONG_ROW_MS);
+    expect((await rowThenNextTurn(fetch, 1)).wait).toBeGreaterThanOrEqual(TEST_PAUSE_MS - 1);
+    setRequestMs((TEST_LONG_ROW_MS - 0.5) / 3);
+    expect((await rowThenNextTurn(fetch, 3)).wait).toBeLessThan(TEST_PAUSE_MS / 2);
   });
 });
