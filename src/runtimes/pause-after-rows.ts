@@ -1,9 +1,9 @@
 import type { FetchHandler } from '../app.ts';
 
 /** The pause after a long row: long enough for a client on the same host to send its next request. */
-export const PAUSE_MS = 0.2;
+const PAUSE_MS = 0.2;
 /** A row this long or longer is followed by the pause: 100 times the pause. */
-export const LONG_ROW_MS = 100 * PAUSE_MS;
+const LONG_ROW_MS = 100 * PAUSE_MS;
 
 export interface PauseOptions {
   longRowMs?: number;
