@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { pauseAfterRows } from '../../src/runtimes/pause-after-rows.ts';
 
 /**
- * `bun test/support/row-pause-server.ts <folder> <pause ms>`: a Bun.serve server whose handlers are wrapped in pauseAfterRows
- * (a row of 50 ms or more followed by the pause given), for test/smoke/pause-after-rows.test.ts. The first
- * request keeps the thread FIRST_MS and writes `<folder>/first-started` as it starts (the test then sends the
+ * `bun test/support/row-pause-server.ts <folder> <pause ms>`: a Bun.serve server whose handlers are wrapped in
+ * pauseAfterRows (handlers that kept the thread 50 ms or more followed by the pause given), for
+ * test/smoke/pause-after-rows.test.ts. The first request keeps the thread FIRST_MS and writes `<folder>/first-started` as it starts (the test then sends the
  * second); every answer says, as JSON, when its handler started and ended (ms on this process's clock), so that the
  * test sees where the pause falls.
  */
