@@ -4,57 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDatabaseFile } from '../support/accounts.ts';
 import { finalInvoice } from '../support/documents.ts';
 import { freePort, type RunningServer, startBun, startNode } from '../support/processes.ts';
-
-interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** The bytes of a chunked body (Node sends its answers so). */
-function dechunked(raw: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (;;) {
-    const lineEnd = raw.indexOf('\r\n', at);
-    const size = parseInt(raw.subarray(at, lineEnd).toString('latin1'), 16);
-    if (!(size > 0)) return Buffer.concat(parts);
-    parts.push(raw.subarray(lineEnd + 2, lineEnd + 2 + size));
-    at = lineEnd + 2 + size + 2;
-  }
-}
-
-/** Sends bytes as they are (fetch would repair them) and reads one answer, or undefined if the connection closes without one. */
-function rawExchange(port: number, bytes: string | Buffer): Promise<RawAnswer | undefined> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    let received = Buffer.alloc(0);
-    const finish = () => {
-      socket.destroy();
-      const text = received.toString('latin1');
-      const end = text.indexOf('\r\n\r\n');
-      if (end < 0) return resolve(undefined);
-      const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');
-      const headers = Object.fromEntries(
-        lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-      );
-      const raw = received.subarray(end + 4);
-      const body = headers['transfer-encoding'] === 'chunked' ? dechunked(raw) : raw;
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: body.toString('utf8') });
-    };
-    socket.on('data', (chunk) => {
-      received = Buffer.concat([received, chunk]);
-      const text = received.toString('latin1');
-      const end = text.indexOf('\r\n\r\n');
-      const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end + 2));
-      if (end >= 0 && length && received.byteLength >= end + 4 + Number(length[1])) finish();
-    });
-    socket.on('end', finish);
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'ECONNRESET' ? finish() : reject(error)));
-    socket.setTimeout(10_000, finish);
-    socket.write(bytes);
-  });
-}
+import { type RawAnswer, rawExchange } from '../support/raw-http.ts';
 
 /** The section 7 error shape, with the headers every answer carries. */
 function expectContractError(answer: RawAnswer | undefined, status: number, code: string) {

@@ -4,7 +4,9 @@ import { connect as connectTcp, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, tempDir } from '../support/processes.ts';
+import { rawExchange } from '../support/raw-http.ts';
 
+/** A connection open before any request is sent on it. */
 function connect(port: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
     const socket = connectTcp(port, '127.0.0.1', () => resolve(socket));
@@ -12,17 +14,10 @@ function connect(port: number): Promise<Socket> {
   });
 }
 
-/** Sends one request on `socket` and reads the JSON body of its answer (the connection then closes). */
-function answerOf(socket: Socket, path: string): Promise<Timing> {
-  return new Promise((resolve, reject) => {
-    let received = '';
-    socket.on('data', (chunk) => {
-      received += String(chunk);
-    });
-    socket.once('end', () => resolve(JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4)) as Timing));
-    socket.once('error', reject);
-    socket.write(`GET /${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
-  });
+/** Sends one request on a connection already open; the timing its answer tells. */
+async function timingOf(socket: Socket, path: string): Promise<Timing> {
+  const answer = await rawExchange(socket, `GET /${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+  return JSON.parse(answer!.body) as Timing;
 }
 
 interface Timing {
@@ -47,12 +42,12 @@ describe('pauseAfterRows in Bun.serve', () => {
     // Three connections opened before: Bun has accepted them all before the first request comes.
     const [one, two, three] = await Promise.all([connect(port), connect(port), connect(port)]);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    const first = answerOf(one!, 'first');
+    const first = timingOf(one!, 'first');
     while (!existsSync(join(folder, 'first-started'))) await new Promise((resolve) => setTimeout(resolve, 5));
     // Sent while the first request's handler keeps Bun's thread: read by the next poll, after that row.
-    const second = await answerOf(two!, 'second');
+    const second = await timingOf(two!, 'second');
     // Sent once the second is answered: read by the poll after that one.
-    const third = await answerOf(three!, 'third');
+    const third = await timingOf(three!, 'third');
     const firstTiming = await first;
     // Bun runs timers and immediates only after it has polled its sockets again and run that read's handlers: the
     // second request follows the first at once, and the pause comes before the third is read.
