@@ -53,11 +53,6 @@ export function bucketsInSql(
   });
 }
 
-/** A bucket whose name and limit JavaScript knows (a failed sign-in's network), for the same statements. */
-export function fixedBucketInSql(bucket: Bucket): BucketInSql {
-  return { name: sql`${bucket.name}`, limit: sql`${bucket.limit}`, windowMs: bucket.windowMs };
-}
-
 /**
  * The start and the end of a window of `windowMs` at the request's time, as placeholders: statements built once
  * (src/db/prepared.ts) are bound per request with windowValues.

@@ -148,10 +148,23 @@ export function interceptDb(
   }) as Database;
 }
 
+/** The SQL and parameters of a batch item (a drizzle query or a bound statement); none for anything else. */
+function queryOf(query: unknown): { sql: string; params: unknown[] } {
+  const prepared = (query as { _prepare?: () => { getQuery(): { sql: string; params: unknown[] } } } | undefined)?._prepare?.();
+  return prepared?.getQuery() ?? { sql: '', params: [] };
+}
+
 /** Whether a batch is the commit of a document (its first statement records the document). */
 export function isCommitBatch(queries: unknown[]): boolean {
-  const first = queries[0] as { _prepare?: () => { getQuery(): { sql: string } } } | undefined;
-  return first?._prepare?.().getQuery().sql.includes('INSERT INTO "documents"') ?? false;
+  return queryOf(queries[0]).sql.includes('INSERT INTO "documents"');
+}
+
+/** Whether a batch counts in rate_limit_windows a bucket whose name starts with `prefix` (`replay:`). */
+export function countsInWindows(queries: unknown[], prefix: string): boolean {
+  return queries.some((query) => {
+    const { sql, params } = queryOf(query);
+    return /^insert into "rate_limit_windows"/i.test(sql) && params.some((param) => typeof param === 'string' && param.startsWith(prefix));
+  });
 }
 
 /** The database with the rate-limit counters out of reach, as a limiter that cannot be reached. */
