@@ -4,8 +4,9 @@ import { fixtureText } from '../support/requests.ts';
 const body = fixtureText('reference-invoice.json');
 
 /**
- * The reference invoice as a final with `key` and the new Idempotency-Key `idempotencyKey`, through a fetch handler
- * in this process (the load bench's "POST final (new key)"), its answer read whole; throws unless it is a 201.
+ * The reference invoice as a final with `key` and the Idempotency-Key `idempotencyKey`, through a fetch handler in
+ * this process (a new key: the load bench's "POST final (new key)"; one used before: a replay), its answer read
+ * whole; throws unless it is a 201.
  */
 export async function sendFinal(fetch: FetchHandler, key: string, idempotencyKey: string): Promise<void> {
   const response = await fetch(

@@ -18,7 +18,8 @@ import { sendFinal } from './finals.ts';
  * without HTTP and the load driver that share the machine with `npm run bench:load`'s server: the service's fetch
  * handler on an embedded file set up as a server's, ROUNDS rounds of FINALS finals with a new
  * Idempotency-Key, the rate limits off then on in each round (on: round 1,200 keys of 600 accounts, as the load
- * bench). Each final's server time and render time come from its request log line; the database's part is the time
+ * bench). REPLAYS=1 sends replays instead: each account's keys send its one final again (made before the warm-up),
+ * as the load bench's "POST replay". Each final's server time and render time come from its request log line; the database's part is the time
  * in `db.batch`, the rest is JavaScript (reading and checking the request, the answer). Prints each round and the
  * median of the rounds. PREFILL records (0 unless set) are put in each database first, with random ids and no
  * reference as an earlier version made them, so that a final's inserts land in indexes the size of a deployment's.
@@ -26,6 +27,7 @@ import { sendFinal } from './finals.ts';
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const FINALS = Number(process.env.FINALS ?? 2000);
 const PREFILL = Number(process.env.PREFILL ?? 0);
+const REPLAYS = process.env.REPLAYS === '1';
 const WARMUP = 1000;
 const DAY_MS = 86_400_000;
 /** Records a statement of the prefill inserts (14 values each, under SQLite's 32,766). */
@@ -81,6 +83,9 @@ async function finalsWith(rateLimits: boolean) {
     }
   }) as unknown as typeof db.batch;
   const fetch = createApp({ db, clock: systemClock, config: loadConfig({}, { logRequests: true, rateLimitsEnabled: rateLimits }), fonts });
+  // An account's two keys share the final its replays send again.
+  const idempotencyKey = (index: number) => (REPLAYS ? `outside-replay-${Math.floor((index % keys.length) / 2)}` : `outside-${index}`);
+  if (REPLAYS) for (let index = 0; index < keys.length; index += 2) await sendFinal(fetch, keys[index]!, idempotencyKey(index));
   let sent = 0;
   const send = async (count: number): Promise<Split> => {
     const lines: string[] = [];
@@ -89,7 +94,7 @@ async function finalsWith(rateLimits: boolean) {
     databaseMs = 0;
     try {
       for (let index = 0; index < count; index++, sent++) {
-        await sendFinal(fetch, keys[sent % keys.length]!, `outside-${sent}`);
+        await sendFinal(fetch, keys[sent % keys.length]!, idempotencyKey(sent));
       }
     } finally {
       console.log = print;
@@ -121,7 +126,7 @@ const medianOf = (pick: (round: { off: Split; on: Split }) => Split): Split => (
   database: median(rounds.map((round) => pick(round).database)),
 });
 console.log(
-  `median of ${ROUNDS} rounds of ${FINALS} finals: limits off ${show(medianOf((r) => r.off))}; on ${show(medianOf((r) => r.on))}`,
+  `median of ${ROUNDS} rounds of ${FINALS} ${REPLAYS ? 'replays' : 'finals'}: limits off ${show(medianOf((r) => r.off))}; on ${show(medianOf((r) => r.on))}`,
 );
 await off.close();
 await on.close();
