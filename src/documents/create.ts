@@ -29,7 +29,7 @@ import { log } from '../log.ts';
 import { ENGINE_BUSY_RETRY_AFTER_SECONDS, type RenderEngine } from '../render/engine.ts';
 import { characterNames, EngineBusy, EngineUnavailable, RenderTimedOut, UndrawableText } from '../render/errors.ts';
 import { renderInput } from '../templates/template.ts';
-import { type DocumentRow, documentQuery, RETENTION_MS } from './record.ts';
+import { type DocumentRow, recordOfAccount } from './record.ts';
 import { type DocumentRequest, parseDocumentRequest } from './request.ts';
 
 interface CreateDocumentInput {
@@ -212,7 +212,7 @@ async function replayBatch(documentId: string, input: CreateDocumentInput, deps:
   try {
     const statements = [
       ...(counting ? admitStatements(deps.db, buckets, now) : []),
-      documentQuery(deps.db, auth.account.id, documentId, now - RETENTION_MS),
+      recordOfAccount(deps.db, auth.account.id, documentId, now),
     ];
     answers = await deps.db.batch(statements as unknown as Parameters<Database['batch']>[0]);
   } catch (error) {

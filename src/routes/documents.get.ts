@@ -1,7 +1,6 @@
-import { accountIdInSql } from '../auth/store.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { LIMITS } from '../contract/limits.ts';
-import { type DocumentRow, documentObject, documentQuery, RETENTION_MS } from '../documents/record.ts';
+import { type DocumentRow, documentObject, recordOfCaller } from '../documents/record.ts';
 import { signInRows } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
@@ -29,9 +28,7 @@ export const getDocumentRoute = defineRoute({
     responses: { 200: { description: 'The record.', schema: { $ref: '#/components/schemas/Document' }, example: DOCUMENT_EXAMPLE } },
     errors: ['document_not_found'],
   },
-  withSignIn: async ({ deps, params }, caller) => [
-    documentQuery(deps.db, accountIdInSql(caller.hash), params.id ?? '', deps.clock.now() - RETENTION_MS),
-  ],
+  withSignIn: async ({ deps, params }, caller) => [recordOfCaller(deps.db, caller, params.id ?? '', deps.clock.now())],
   async handle(context) {
     const [row] = signInRows<DocumentRow>(context);
     if (!row) {
