@@ -1,4 +1,5 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { SQLiteDialect } from 'drizzle-orm/sqlite-core';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { generateKey } from '../../src/auth/key-format.ts';
 import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
@@ -102,4 +103,28 @@ describe('round trips to the database per request (rate limits on, warm)', () =>
     expect(replayed.headers.get('Svc-Idempotent-Replay')).toBe('true');
     expect(replayed.headers.get('Svc-Document-Id')).toBe(documentId);
   });
+});
+
+/**
+ * Statements drizzle builds for a request once the same request has been made: none but a page of the history's,
+ * whose conditions (a cursor, a reference) vary. Building a statement cost as much as running it (docs/scaling.md),
+ * so every other statement is built once per database and bound per request (src/db/prepared.ts).
+ */
+const BUILT_EACH_TIME: Partial<Record<RequestType, number>> = { 'GET /api/v1/documents': 1 };
+
+describe('SQL built per request, once the same request has been made (rate limits on)', () => {
+  for (const type of Object.keys(ROUND_TRIPS) as RequestType[]) {
+    const expected = BUILT_EACH_TIME[type] ?? 0;
+    it(`${type}: ${expected}`, async () => {
+      const { send, status } = requests[type];
+      expect((await send()).status).toBe(status);
+      const builds = vi.spyOn(SQLiteDialect.prototype, 'sqlToQuery');
+      try {
+        expect((await send()).status).toBe(status);
+        expect(builds).toHaveBeenCalledTimes(expected);
+      } finally {
+        builds.mockRestore();
+      }
+    });
+  }
 });
