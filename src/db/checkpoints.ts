@@ -18,6 +18,16 @@ export const SERVING_AUTOCHECKPOINT_FRAMES = 4_000;
  * another process's, briefly).
  */
 export const TRUNCATE_PAST_FRAMES = 2 * SERVING_AUTOCHECKPOINT_FRAMES;
+/**
+ * WAL frames (4 KiB pages: 125 MiB) past which the thread tells the server that the WAL cannot start again: only a
+ * reader that keeps an older snapshot (a long backup, a transaction left open in a `sqlite3` shell) lets it grow so
+ * far, and it grows as long as that reader lasts. Told again at twice as many frames, and so on, until it starts again.
+ */
+export const WAL_GROWING_FRAMES = 8 * SERVING_AUTOCHECKPOINT_FRAMES;
+/** What the thread tells the server: the WAL has grown past WAL_GROWING_FRAMES (or twice, four times… as many). */
+export interface WalGrowing {
+  readonly walFrames: number;
+}
 /** SQLite's default: the connection checkpoints in the commit that takes the WAL past this many frames. */
 export const SQLITE_AUTOCHECKPOINT_FRAMES = 1_000;
 /** The message that ends the thread. */
@@ -71,6 +81,12 @@ export class CheckpointThread {
     };
     // The thread's own messages: they never quote the engine's, which name the file.
     this.#thread.once('error', (error) => ended(error.message));
+    this.#thread.on('message', ({ walFrames }: WalGrowing) => {
+      log('warn', 'wal_growing', {
+        wal_frames: walFrames,
+        error: `the WAL holds ${walFrames} frames and cannot start again while a reader keeps an older snapshot (a long backup, an open transaction)`,
+      });
+    });
     this.#exited = new Promise((resolve) => {
       this.#thread.once('exit', (code) => {
         ended(`exit code ${code}`);

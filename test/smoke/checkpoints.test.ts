@@ -7,6 +7,7 @@ import {
   SERVING_AUTOCHECKPOINT_FRAMES,
   SQLITE_AUTOCHECKPOINT_FRAMES,
   TRUNCATE_PAST_FRAMES,
+  WAL_GROWING_FRAMES,
 } from '../../src/db/checkpoints.ts';
 import type { EmbeddedClient } from '../../src/db/embedded.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
@@ -41,6 +42,19 @@ describe('checkpoints in a thread of their own, under Bun', () => {
     expect(seen.failures).toBe(0);
     expect(seen.largest).toBeGreaterThan(TRUNCATE_PAST_FRAMES);
     expect(seen.restarted).toBe(true);
+  }, 30_000);
+
+  it('tell the server once when a reader keeps the WAL from starting again past WAL_GROWING_FRAMES, and again after it did', async () => {
+    const { first, restarted, second } = await probe<{ first: string[]; restarted: boolean; second: string[] }>('growing');
+    for (const lines of [first, second]) {
+      expect(lines).toHaveLength(1);
+      const line = JSON.parse(lines[0]!);
+      expect(line).toMatchObject({ level: 'warn', event: 'wal_growing' });
+      expect(line.wal_frames).toBeGreaterThanOrEqual(WAL_GROWING_FRAMES);
+      expect(line.wal_frames).toBeLessThan(2 * WAL_GROWING_FRAMES);
+      expect(lines[0]).not.toContain('svc-checkpoints-');
+    }
+    expect(restarted).toBe(true);
   }, 30_000);
 
   it('hand checkpointing back to the serving connection when the thread cannot work, with a log line that names no file', async () => {

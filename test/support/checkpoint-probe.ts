@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CheckpointThread } from '../../src/db/checkpoints.ts';
+import { CheckpointThread, WAL_GROWING_FRAMES } from '../../src/db/checkpoints.ts';
 import type { EmbeddedClient } from '../../src/db/embedded.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
 import { runtimeEngine } from '../../src/db/runtime-engine.ts';
@@ -93,6 +93,35 @@ const scenarios: Record<string, () => Promise<unknown>> = {
     reader.close();
     await (client as EmbeddedClient).closeWhenThreadEnded();
     return { failures, largest, restarted };
+  },
+  /**
+   * A reader that keeps its snapshot while WAL_GROWING_FRAMES and a half are written: the server is told once, with a
+   * warn line that names no file. Once the reader is done the WAL starts again, and after it grows as far again
+   * the server is told again.
+   */
+  async growing() {
+    const path = newFile();
+    const { client } = await openDatabase(`file:${path}`);
+    (client as EmbeddedClient).checkpointInThread();
+    await client.execute(FILLER_TABLE);
+    const writeWhileRead = async () => {
+      const reader = (await runtimeEngine())(path);
+      reader.exec('BEGIN');
+      reader.prepare('SELECT count(*) FROM filler').rows([]);
+      for (let written = 0; written < WAL_GROWING_FRAMES * 1.5; written += 500) {
+        await client.batch([fillerPages(500)]);
+        await pause(1);
+      }
+      // The thread's tick after the last write, and its message to this thread.
+      await pause(100);
+      reader.exec('COMMIT');
+      reader.close();
+    };
+    const first = await errorLines(writeWhileRead);
+    const restarted = await eventually(() => walIndex(path).frames === 0);
+    const second = await errorLines(writeWhileRead);
+    await (client as EmbeddedClient).closeWhenThreadEnded();
+    return { first, restarted, second };
   },
   /** A folder is no database file: the thread fails as it starts, and the serving connection checkpoints again. */
   async fails() {
