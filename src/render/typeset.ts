@@ -64,11 +64,15 @@ export function cjkLanguageOf(value: string): string | undefined {
 /** Han ideographs (the unified blocks and their extensions), whose regional forms differ. */
 const HAN = /[\u3400-\u9fff\uf900-\ufaff]|[\ud840-\ud87f][\udc00-\udfff]/;
 
+/** Kana, Hangul or Han: one scan of a line that has none (most lines) instead of the three above. */
+const CJK = new RegExp(`${KANA.source}|${HANGUL.source}|${HAN.source}`);
+
 /**
  * The regional forms of a drawn line's Han characters: those of the first value the line is part of (a wrapped
  * line of a Japanese address may hold no kana itself), else the line's own.
  */
 export function cjkLanguageOfLine(line: string, values: readonly string[]): string | undefined {
+  if (!CJK.test(line)) return undefined;
   const own = cjkLanguageOf(line);
   if (own !== undefined || !HAN.test(line)) return own;
   // Without what drawing added: a direction mark before the line, the space after it (a `space` break), the
@@ -327,11 +331,13 @@ function visualOrder<T extends { level: number }>(runs: T[]): T[] {
  * in visual order. Text the Latin face draws alone, left to right, takes
  * the Latin shaper's path exactly as before script faces existed, which keeps Latin documents' bytes.
  */
-export function setLine(text: string, faces: LineFaces, cjkLanguage = cjkLanguageOf(text)): SetLine {
+export function setLine(text: string, faces: LineFaces, cjkLanguage?: string): SetLine {
   if (faces.latin.drawsAlone(text)) {
     const glyphs = faces.latin.shape(text);
     return { runs: [{ face: faces.latin, glyphs, emboldened: false }], logicalOrder: [0], width: sumAdvances(glyphs) };
   }
+  // Looked for only here: text the Latin face draws alone has no Han.
+  const language = cjkLanguage ?? cjkLanguageOf(text);
   const items = itemize(text, embeddingLevels(text), faces);
   const missing = new Set<FallbackFaceInfo>();
   const runs = items.map((item): GlyphRun & { level: number } => {
@@ -343,7 +349,7 @@ export function setLine(text: string, faces: LineFaces, cjkLanguage = cjkLanguag
       missing.add(fallback.info);
       return { level: item.level, face: faces.latin, glyphs: [], emboldened: false };
     }
-    return { level: item.level, face, glyphs: scriptRun(text, item, face, cjkLanguage), emboldened: fallback.emboldened };
+    return { level: item.level, face, glyphs: scriptRun(text, item, face, language), emboldened: fallback.emboldened };
   });
   if (missing.size) throw new FontsNotLoaded([...missing]);
   // `runs` is in the order of the text: each run's place in the visual order is its entry in logicalOrder.

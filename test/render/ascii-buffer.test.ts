@@ -1,3 +1,4 @@
+import { PDFHexString } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { AsciiBuffer, decimalText } from '../../src/render/ascii-buffer.ts';
 
@@ -33,6 +34,27 @@ describe('AsciiBuffer.decimal', () => {
       const out = new AsciiBuffer();
       out.decimal(value);
       expect(out.string(0, out.length), String(value)).toBe(decimalText(value));
+    }
+  });
+});
+
+describe('AsciiBuffer.textString', () => {
+  it("writes pdf-lib's PDFHexString.fromText, byte for byte (the title, ActualText, a link's description)", () => {
+    const texts = [
+      '',
+      'Invoice INV-2026-0042',
+      'Ärger – “quoted” €',
+      'فاتورة رقم ١٢',
+      '請求書 鑫龘',
+      'Pay 💶 now 👍🏽',
+      'lone \ud800 surrogate',
+      'x'.repeat(2000),
+    ];
+    const out = new AsciiBuffer();
+    for (const text of texts) {
+      out.reset();
+      out.textString(text);
+      expect(out.string(0, out.length)).toBe(PDFHexString.fromText(text).toString());
     }
   });
 });
