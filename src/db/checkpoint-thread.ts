@@ -47,26 +47,28 @@ if (journalMode !== 'wal') throw new Error('not in WAL mode');
 /** The WAL's frames at which the server is told next that it grows (WAL_GROWING_FRAMES). */
 let tellAt = WAL_GROWING_FRAMES;
 
-/**
- * Copies what is committed, or starts the WAL again when it has grown past TRUNCATE_PAST_FRAMES and is wholly copied:
- * then the TRUNCATE holds the writers off only to find that so and start it again, and gives up at once (busy) while
- * a reader still reads it, to try again CHECKPOINT_EVERY_MS later. Tells the server when the WAL grows past
- * `tellAt` nonetheless.
- */
-function checkpoint(): void {
-  let frames: number;
-  try {
-    // Frames -1: another connection's checkpoint is under way.
-    const [[, walFrames, copied]] = passive.rows([]) as [[number, number, number]];
-    frames = walFrames;
-    if (frames > TRUNCATE_PAST_FRAMES && copied === frames) truncate.rows([]);
-  } catch (error) {
-    throw failure('a checkpoint failed', error);
-  }
+/** Tells the server when the WAL has grown past `tellAt`; once it has started again, from WAL_GROWING_FRAMES anew. */
+function tellIfGrowing(frames: number): void {
   if (frames >= tellAt) {
     parentPort!.postMessage({ walFrames: frames } satisfies WalGrowing);
     tellAt *= 2;
   } else if (frames >= 0 && frames <= TRUNCATE_PAST_FRAMES) tellAt = WAL_GROWING_FRAMES;
+}
+
+/**
+ * Copies what is committed, or starts the WAL again when it has grown past TRUNCATE_PAST_FRAMES and is wholly copied:
+ * then the TRUNCATE holds the writers off only to find that so and start it again, and gives up at once (busy) while
+ * a reader still reads it, to try again CHECKPOINT_EVERY_MS later.
+ */
+function checkpoint(): void {
+  try {
+    // Frames -1: another connection's checkpoint is under way.
+    const [[, frames, copied]] = passive.rows([]) as [[number, number, number]];
+    if (frames > TRUNCATE_PAST_FRAMES && copied === frames) truncate.rows([]);
+    tellIfGrowing(frames);
+  } catch (error) {
+    throw failure('a checkpoint failed', error);
+  }
 }
 
 const timer = setInterval(checkpoint, CHECKPOINT_EVERY_MS);

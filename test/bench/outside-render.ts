@@ -16,13 +16,13 @@ import { sendFinal } from './finals.ts';
 /**
  * `bun test/bench/outside-render.ts`: a final's server time outside the render (issue 19's target 4), in process,
  * without HTTP and the load driver that share the machine with `npm run bench:load`'s server: the service's fetch
- * handler on an embedded file set up as a server's, ROUNDS rounds of FINALS finals with a new
- * Idempotency-Key, the rate limits off then on in each round (on: round 1,200 keys of 600 accounts, as the load
- * bench). REPLAYS=1 sends replays instead: each account's keys send its one final again (made before the warm-up),
- * as the load bench's "POST replay". Each final's server time and render time come from its request log line; the database's part is the time
- * in `db.batch`, the rest is JavaScript (reading and checking the request, the answer). Prints each round and the
- * median of the rounds. PREFILL records (0 unless set) are put in each database first, with random ids and no
- * reference as an earlier version made them, so that a final's inserts land in indexes the size of a deployment's.
+ * handler on an embedded file set up as a server's, ROUNDS rounds of FINALS finals with a new Idempotency-Key, the
+ * rate limits off then on in each round (on: round 1,200 keys of 600 accounts, as the load bench). REPLAYS=1 sends
+ * replays instead: each account's keys send its one final again (made before the warm-up), as the load bench's "POST
+ * replay". Each final's server time and render time come from its request log line; the database's part is the time in
+ * `db.batch`, the rest is JavaScript (reading and checking the request, the answer). Prints each round and the median
+ * of the rounds. PREFILL records (0 unless set) are put in each database first, with random ids and no reference as an
+ * earlier version made them, so that a final's inserts land in indexes the size of a deployment's.
  */
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const FINALS = Number(process.env.FINALS ?? 2000);
