@@ -46,13 +46,19 @@ if (journalMode !== 'wal') throw new Error('not in WAL mode');
 
 /** The WAL's frames at which the server is told next that it grows (WAL_GROWING_FRAMES). */
 let tellAt = WAL_GROWING_FRAMES;
+/** The WAL's frames at the checkpoint before: they fall only when the WAL starts again. */
+let framesBefore = 0;
 
 /** Tells the server when the WAL has grown past `tellAt`; once it has started again, from WAL_GROWING_FRAMES anew. */
 function tellIfGrowing(frames: number): void {
+  // -1 (checkpoint, below): nothing was read.
+  if (frames < 0) return;
+  if (frames < framesBefore) tellAt = WAL_GROWING_FRAMES;
+  framesBefore = frames;
   if (frames >= tellAt) {
     parentPort!.postMessage({ walFrames: frames } satisfies WalGrowing);
     tellAt *= 2;
-  } else if (frames >= 0 && frames <= TRUNCATE_PAST_FRAMES) tellAt = WAL_GROWING_FRAMES;
+  }
 }
 
 /**
