@@ -57,7 +57,8 @@ function tellIfGrowing(frames: number): void {
   framesBefore = frames;
   if (frames >= tellAt) {
     parentPort!.postMessage({ walFrames: frames } satisfies WalGrowing);
-    tellAt *= 2;
+    // Past the next doubling of what is there now: a WAL first seen far past the threshold is told of once.
+    while (tellAt <= frames) tellAt *= 2;
   }
 }
 
@@ -70,8 +71,9 @@ function checkpoint(): void {
   try {
     // Frames -1: another connection's checkpoint is under way.
     const [[, frames, copied]] = passive.rows([]) as [[number, number, number]];
-    if (frames > TRUNCATE_PAST_FRAMES && copied === frames) truncate.rows([]);
-    tellIfGrowing(frames);
+    // A TRUNCATE that was not busy has started the WAL again: what the PASSIVE one counted is gone.
+    const truncated = frames > TRUNCATE_PAST_FRAMES && copied === frames && (truncate.rows([]) as [[number]])[0][0] === 0;
+    tellIfGrowing(truncated ? 0 : frames);
   } catch (error) {
     throw failure('a checkpoint failed', error);
   }

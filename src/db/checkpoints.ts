@@ -70,7 +70,14 @@ export class CheckpointThread {
   constructor(path: string, serving: ServingConnection) {
     const data: CheckpointThreadData = { path };
     this.#thread = new Worker(new URL('./checkpoint-thread.ts', import.meta.url), { workerData: data });
-    // The thread never keeps a process alive: a stop ends it, and so does the process's exit.
+    this.#thread.on('message', ({ walFrames }: WalGrowing) => {
+      log('warn', 'wal_growing', {
+        wal_frames: walFrames,
+        error: `the WAL holds ${walFrames} frames and cannot start again while a reader keeps an older snapshot (a long backup, an open transaction)`,
+      });
+    });
+    // The thread never keeps a process alive: a stop ends it, and so does the process's exit. After the listener
+    // above: a message listener added later refs the thread's port again (Bun and Node alike).
     this.#thread.unref();
     serving.exec(`PRAGMA wal_autocheckpoint = ${SERVING_AUTOCHECKPOINT_FRAMES}`);
     const ended = (cause: string) => {
@@ -81,12 +88,6 @@ export class CheckpointThread {
     };
     // The thread's own messages: they never quote the engine's, which name the file.
     this.#thread.once('error', (error) => ended(error.message));
-    this.#thread.on('message', ({ walFrames }: WalGrowing) => {
-      log('warn', 'wal_growing', {
-        wal_frames: walFrames,
-        error: `the WAL holds ${walFrames} frames and cannot start again while a reader keeps an older snapshot (a long backup, an open transaction)`,
-      });
-    });
     this.#exited = new Promise((resolve) => {
       this.#thread.once('exit', (code) => {
         ended(`exit code ${code}`);

@@ -49,6 +49,8 @@ describe('AsciiBuffer.textString', () => {
       'Pay 💶 now 👍🏽',
       'lone \ud800 surrogate',
       'x'.repeat(2000),
+      // Past AsciiBuffer.string's 8,192 characters a call.
+      'é'.repeat(2100),
     ];
     const out = new AsciiBuffer();
     for (const text of texts) {

@@ -57,6 +57,23 @@ describe('checkpoints in a thread of their own, under Bun', () => {
     expect(restarted).toBe(true);
   }, 30_000);
 
+  it('tell nothing of a WAL past WAL_GROWING_FRAMES that no reader holds: they copy it and start it again', async () => {
+    const { before, restarted, lines } = await probe<{ before: number; restarted: boolean; lines: string[] }>('copiable');
+    expect(before).toBeGreaterThan(WAL_GROWING_FRAMES);
+    expect(restarted).toBe(true);
+    expect(lines).toEqual([]);
+  }, 30_000);
+
+  it('tell once of a held WAL already past two doublings of WAL_GROWING_FRAMES when they start', async () => {
+    const { lines } = await probe<{ lines: string[] }>('farPast');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!).wal_frames).toBeGreaterThanOrEqual(2 * WAL_GROWING_FRAMES);
+  }, 30_000);
+
+  it('never keep a process alive: one that started them and never stopped them exits by itself', async () => {
+    expect(await probe<{ started: boolean }>('unstopped')).toEqual({ started: true });
+  }, 30_000);
+
   it('hand checkpointing back to the serving connection when the thread cannot work, with a log line that names no file', async () => {
     const { execs, lines } = await probe<{ execs: string[]; lines: string[] }>('fails');
     expect(execs).toEqual([

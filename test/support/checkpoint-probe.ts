@@ -123,6 +123,58 @@ const scenarios: Record<string, () => Promise<unknown>> = {
     await (client as EmbeddedClient).closeWhenThreadEnded();
     return { first, restarted, second };
   },
+  /**
+   * A WAL past WAL_GROWING_FRAMES that no reader holds, as a connection that never checkpoints leaves it (a long
+   * transaction, or the file after a crash): the thread copies it and starts it again, and tells nothing.
+   */
+  async copiable() {
+    const path = newFile();
+    const { client } = await openDatabase(`file:${path}`);
+    await client.execute('PRAGMA wal_autocheckpoint = 0');
+    await client.execute(FILLER_TABLE);
+    for (let written = 0; written < WAL_GROWING_FRAMES * 1.1; written += 500) await client.batch([fillerPages(500)]);
+    const before = walIndex(path).frames;
+    let restarted = false;
+    const lines = await errorLines(async () => {
+      (client as EmbeddedClient).checkpointInThread();
+      restarted = await eventually(() => walIndex(path).frames === 0);
+      // A few more of the thread's ticks, and their messages to this thread.
+      await pause(100);
+    });
+    await (client as EmbeddedClient).closeWhenThreadEnded();
+    return { before, restarted, lines };
+  },
+  /**
+   * A reader holding the WAL at 2.2 × WAL_GROWING_FRAMES when the thread starts: told once, not once for each doubling
+   * that the WAL is already past.
+   */
+  async farPast() {
+    const path = newFile();
+    const { client } = await openDatabase(`file:${path}`);
+    await client.execute('PRAGMA wal_autocheckpoint = 0');
+    await client.execute(FILLER_TABLE);
+    const reader = (await runtimeEngine())(path);
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM filler').rows([]);
+    for (let written = 0; written < WAL_GROWING_FRAMES * 2.2; written += 1000) await client.batch([fillerPages(1000)]);
+    const lines = await errorLines(async () => {
+      (client as EmbeddedClient).checkpointInThread();
+      await pause(200);
+    });
+    reader.exec('COMMIT');
+    reader.close();
+    await (client as EmbeddedClient).closeWhenThreadEnded();
+    return { lines };
+  },
+  /** A thread started and never stopped: the process ends by itself all the same. */
+  async unstopped() {
+    const path = newFile();
+    const { client } = await openDatabase(`file:${path}`);
+    const started = (client as EmbeddedClient).checkpointInThread();
+    await client.execute(FILLER_TABLE);
+    await pause(50);
+    return { started };
+  },
   /** A folder is no database file: the thread fails as it starts, and the serving connection checkpoints again. */
   async fails() {
     const execs: string[] = [];
