@@ -20,19 +20,19 @@ function newFile(): string {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Waits until `done` holds, at most two seconds; whether it did. */
+/** Waits until `done` holds, at most ten seconds (a thread starts slowly on a busy machine); whether it did. */
 async function eventually(done: () => boolean): Promise<boolean> {
-  for (const started = Date.now(); Date.now() - started < 2_000; await pause(10)) if (done()) return true;
+  for (const started = Date.now(); Date.now() - started < 10_000; await pause(10)) if (done()) return true;
   return done();
 }
 
-/** The console's error lines while `work` runs (the service's warn lines go there). */
-async function errorLines(work: () => Promise<unknown>): Promise<string[]> {
+/** The console's error lines while `work` runs (the service's warn lines go there), which `work` may watch. */
+async function errorLines(work: (lines: readonly string[]) => Promise<unknown>): Promise<string[]> {
   const lines: string[] = [];
   const print = console.error;
   console.error = (line: unknown) => lines.push(String(line));
   try {
-    await work();
+    await work(lines);
   } finally {
     console.error = print;
   }
@@ -104,7 +104,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
     const { client } = await openDatabase(`file:${path}`);
     (client as EmbeddedClient).checkpointInThread();
     await client.execute(FILLER_TABLE);
-    const writeWhileRead = async () => {
+    const writeWhileRead = async (lines: readonly string[]) => {
       const reader = (await runtimeEngine())(path);
       reader.exec('BEGIN');
       reader.prepare('SELECT count(*) FROM filler').rows([]);
@@ -112,8 +112,8 @@ const scenarios: Record<string, () => Promise<unknown>> = {
         await client.batch([fillerPages(500)]);
         await pause(1);
       }
-      // The thread's tick after the last write, and its message to this thread.
-      await pause(100);
+      // The thread's message, before the reader lets the WAL start again.
+      await eventually(() => lines.length > 0);
       reader.exec('COMMIT');
       reader.close();
     };
@@ -138,8 +138,8 @@ const scenarios: Record<string, () => Promise<unknown>> = {
     const lines = await errorLines(async () => {
       (client as EmbeddedClient).checkpointInThread();
       restarted = await eventually(() => walIndex(path).frames === 0);
-      // A few more of the thread's ticks, and their messages to this thread.
-      await pause(100);
+      // Time for a message the thread would have sent as it did so.
+      await pause(300);
     });
     await (client as EmbeddedClient).closeWhenThreadEnded();
     return { before, restarted, lines };
@@ -157,8 +157,10 @@ const scenarios: Record<string, () => Promise<unknown>> = {
     reader.exec('BEGIN');
     reader.prepare('SELECT count(*) FROM filler').rows([]);
     for (let written = 0; written < WAL_GROWING_FRAMES * 2.2; written += 1000) await client.batch([fillerPages(1000)]);
-    const lines = await errorLines(async () => {
+    const lines = await errorLines(async (seen) => {
       (client as EmbeddedClient).checkpointInThread();
+      await eventually(() => seen.length > 0);
+      // Twenty more of the thread's ticks, each of which would tell of the next doubling the WAL is past.
       await pause(200);
     });
     reader.exec('COMMIT');
