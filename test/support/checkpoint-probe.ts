@@ -39,6 +39,33 @@ async function errorLines(work: (lines: readonly string[]) => Promise<unknown>):
   return lines;
 }
 
+/** A reader that keeps the snapshot it reads now (a backup's long read) until it is released. */
+async function heldReader(path: string): Promise<{ release(): void }> {
+  const reader = (await runtimeEngine())(path);
+  reader.exec('BEGIN');
+  reader.prepare('SELECT count(*) FROM filler').rows([]);
+  return {
+    release() {
+      reader.exec('COMMIT');
+      reader.close();
+    },
+  };
+}
+
+/** A new file with FILLER_TABLE whose connection never checkpoints: what it writes stays in the WAL. */
+async function uncheckpointedFile() {
+  const path = newFile();
+  const { client } = await openDatabase(`file:${path}`);
+  await client.execute('PRAGMA wal_autocheckpoint = 0');
+  await client.execute(FILLER_TABLE);
+  return { path, client };
+}
+
+/** About `frames` frames of filler written to the WAL, a statement of `batch` frames at a time. */
+async function writeFrames(client: Awaited<ReturnType<typeof openDatabase>>['client'], frames: number, batch: number) {
+  for (let written = 0; written < frames; written += batch) await client.batch([fillerPages(batch)]);
+}
+
 const scenarios: Record<string, () => Promise<unknown>> = {
   /**
    * Far from the serving connection's own checkpoint, the thread copies what it commits, and again: the second time
@@ -79,18 +106,15 @@ const scenarios: Record<string, () => Promise<unknown>> = {
     const { client } = await openDatabase(`file:${path}`);
     (client as EmbeddedClient).checkpointInThread();
     await client.execute(FILLER_TABLE);
-    const reader = (await runtimeEngine())(path);
-    reader.exec('BEGIN');
-    reader.prepare('SELECT count(*) FROM filler').rows([]);
+    const reader = await heldReader(path);
     let failures = 0;
     for (let written = 0; written < 12_000; written += 50) {
       await client.batch([fillerPages(50)]).catch(() => failures++);
       await pause(2);
     }
     const largest = walIndex(path).frames;
-    reader.exec('COMMIT');
+    reader.release();
     const restarted = await eventually(() => walIndex(path).frames === 0);
-    reader.close();
     await (client as EmbeddedClient).closeWhenThreadEnded();
     return { failures, largest, restarted };
   },
@@ -105,17 +129,11 @@ const scenarios: Record<string, () => Promise<unknown>> = {
     (client as EmbeddedClient).checkpointInThread();
     await client.execute(FILLER_TABLE);
     const writeWhileRead = async (lines: readonly string[]) => {
-      const reader = (await runtimeEngine())(path);
-      reader.exec('BEGIN');
-      reader.prepare('SELECT count(*) FROM filler').rows([]);
-      for (let written = 0; written < WAL_GROWING_FRAMES * 1.5; written += 500) {
-        await client.batch([fillerPages(500)]);
-        await pause(1);
-      }
+      const reader = await heldReader(path);
+      await writeFrames(client, WAL_GROWING_FRAMES * 1.5, 500);
       // The thread's message, before the reader lets the WAL start again.
       await eventually(() => lines.length > 0);
-      reader.exec('COMMIT');
-      reader.close();
+      reader.release();
     };
     const first = await errorLines(writeWhileRead);
     const restarted = await eventually(() => walIndex(path).frames === 0);
@@ -128,11 +146,8 @@ const scenarios: Record<string, () => Promise<unknown>> = {
    * transaction, or the file after a crash): the thread copies it and starts it again, and tells nothing.
    */
   async copiable() {
-    const path = newFile();
-    const { client } = await openDatabase(`file:${path}`);
-    await client.execute('PRAGMA wal_autocheckpoint = 0');
-    await client.execute(FILLER_TABLE);
-    for (let written = 0; written < WAL_GROWING_FRAMES * 1.1; written += 500) await client.batch([fillerPages(500)]);
+    const { path, client } = await uncheckpointedFile();
+    await writeFrames(client, WAL_GROWING_FRAMES * 1.1, 500);
     const before = walIndex(path).frames;
     let restarted = false;
     const lines = await errorLines(async () => {
@@ -149,22 +164,16 @@ const scenarios: Record<string, () => Promise<unknown>> = {
    * that the WAL is already past.
    */
   async farPast() {
-    const path = newFile();
-    const { client } = await openDatabase(`file:${path}`);
-    await client.execute('PRAGMA wal_autocheckpoint = 0');
-    await client.execute(FILLER_TABLE);
-    const reader = (await runtimeEngine())(path);
-    reader.exec('BEGIN');
-    reader.prepare('SELECT count(*) FROM filler').rows([]);
-    for (let written = 0; written < WAL_GROWING_FRAMES * 2.2; written += 1000) await client.batch([fillerPages(1000)]);
+    const { path, client } = await uncheckpointedFile();
+    const reader = await heldReader(path);
+    await writeFrames(client, WAL_GROWING_FRAMES * 2.2, 1000);
     const lines = await errorLines(async (seen) => {
       (client as EmbeddedClient).checkpointInThread();
       await eventually(() => seen.length > 0);
       // Twenty more of the thread's ticks, each of which would tell of the next doubling the WAL is past.
       await pause(200);
     });
-    reader.exec('COMMIT');
-    reader.close();
+    reader.release();
     await (client as EmbeddedClient).closeWhenThreadEnded();
     return { lines };
   },
