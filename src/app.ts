@@ -63,8 +63,11 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
     }
     for (const [name, value] of Object.entries(context.rateLimits.headers(deps.clock.now()))) response.headers.set(name, value);
     withAnswerHeaders(response, context.requestId);
-    // Settings answers the router makes itself (404, 405, a failure) carry the pages' headers too.
-    if (isSettingsPath(url.pathname)) withPageSecurityHeaders(response, context.baseUrl);
+    // Settings answers the router makes itself (404, 405, a failure) carry the pages' headers too; a page's own answer
+    // has them already (the web app's preview with the framing it allows).
+    if (isSettingsPath(url.pathname) && !response.headers.has(HEADERS.contentSecurityPolicy)) {
+      withPageSecurityHeaders(response, context.baseUrl);
+    }
     if (deps.config.logRequests) logRequest(context, request.method, response.status, performance.now() - started);
     return response;
   };

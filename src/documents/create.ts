@@ -1,23 +1,19 @@
 import { sql } from 'drizzle-orm';
 import type { BatchItem } from 'drizzle-orm/batch';
 import { planOf } from '../accounts/plans.ts';
-import { findAccount, hasCredit, periodEndAfter, renewalOf } from '../accounts/store.ts';
+import { hasCredit, periodEndAfter, renewalOf } from '../accounts/store.ts';
 import { type AuthContext, admittedInSql, HASH, NOW, requireScope, type SigningIn, signedInCaller } from '../auth/authenticate.ts';
 import { callerInSql } from '../auth/store.ts';
-import { arrivedWithin, type Clock, isoSeconds, LATE } from '../clock.ts';
+import type { Clock } from '../clock.ts';
 import type { AppConfig } from '../config.ts';
 import { ApiError } from '../contract/api-error.ts';
-import { ERRORS } from '../contract/errors.ts';
 import { HEADERS } from '../contract/headers.ts';
-import { IN_PROGRESS_RETRY_AFTER_SECONDS } from '../contract/limits.ts';
-import { commitDocument } from '../credits/commit.ts';
 import type { Database } from '../db/database.ts';
-import { describeError } from '../db/failures.ts';
 import { statementOf, statementsPerDatabase } from '../db/prepared.ts';
 import { sha256Hex } from '../hash.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
-import { attemptValues, type Lease, leaseDecisionOf, leaseFree, leaseInBatch, leaseTaken, releaseLease } from '../idempotency/lease.ts';
-import { newId, newTimeOrderedId } from '../ids.ts';
+import { attemptValues, type Lease, leaseDecisionOf, leaseFree, leaseInBatch, leaseTaken } from '../idempotency/lease.ts';
+import { newId } from '../ids.ts';
 import { isJsonObject, type JsonValue } from '../json/parse.ts';
 import { finalBuckets, previewBuckets, replayBuckets } from '../limits/buckets.ts';
 import { limiterDown, reportAdmission } from '../limits/count.ts';
@@ -25,11 +21,10 @@ import { bucketsInSql } from '../limits/in-sql.ts';
 import { countFinalOnKey, finalsOpenInSql } from '../limits/key-counters.ts';
 import { admissionOf, admitInBatch, admitStatements, openInSql, singleAdmission } from '../limits/limiter.ts';
 import type { RateLimitReport } from '../limits/report.ts';
-import { log } from '../log.ts';
-import { ENGINE_BUSY_RETRY_AFTER_SECONDS, type RenderEngine } from '../render/engine.ts';
-import { characterNames, EngineBusy, EngineUnavailable, RenderTimedOut, UndrawableText } from '../render/errors.ts';
-import { renderInput } from '../templates/template.ts';
-import { type DocumentRow, recordOfAccount } from './record.ts';
+import type { RenderEngine } from '../render/engine.ts';
+import { type CreatedDocument, giveBackKey, inProgress, insufficientCredits, recordMade } from './made.ts';
+import { type DocumentRow, recordOfAccount, SOURCES } from './record.ts';
+import { renderDocument } from './render.ts';
 import { type DocumentRequest, parseDocumentRequest } from './request.ts';
 
 interface CreateDocumentInput {
@@ -56,85 +51,11 @@ interface CreateDocumentDeps {
   readonly engine: RenderEngine;
 }
 
-/** A document made, or made again for a replay, with what the answer tells about it. */
-export interface CreatedDocument {
-  /** The request as checked and normalised. */
-  readonly document: DocumentRequest;
-  /** The new record, or for a replay the one recorded the first time. */
-  readonly row: DocumentRow;
-  readonly bytes: Uint8Array<ArrayBuffer>;
-  readonly creditUsed: boolean;
-  readonly creditsRemaining: number;
-  readonly replay: boolean;
-}
-
 /** Section 5.4: a final needs documents:create, a preview documents:preview; checked before the fields. */
 function requireModeScope(auth: AuthContext, body: JsonValue): void {
   if (!isJsonObject(body)) return;
   if (body.mode === 'final') requireScope(auth, 'documents:create');
   if (body.mode === 'preview') requireScope(auth, 'documents:preview');
-}
-
-function inProgress(): ApiError {
-  return new ApiError('idempotency_in_progress', {
-    message: `A request with this ${HEADERS.idempotencyKey} is still running; retry with the same key.`,
-    headers: { [HEADERS.retryAfter]: String(IN_PROGRESS_RETRY_AFTER_SECONDS) },
-  });
-}
-
-function insufficientCredits(creditsRemaining: number, periodEnd: number): ApiError {
-  return new ApiError('insufficient_credits', {
-    message: 'No credit is left for a final document in this period.',
-    body: { credits_remaining: creditsRemaining, period_end: isoSeconds(periodEnd) },
-  });
-}
-
-/** Renders, refusing what the fonts cannot draw (422) and what is too large to send in the asked form (413). */
-async function render(document: DocumentRequest, input: CreateDocumentInput, deps: CreateDocumentDeps): Promise<Uint8Array<ArrayBuffer>> {
-  const { asJson } = input;
-  let bytes: Uint8Array<ArrayBuffer>;
-  try {
-    const started = performance.now();
-    bytes = await deps.engine.render(renderInput(document));
-    input.onRendered(performance.now() - started);
-  } catch (error) {
-    throw renderRefusal(error);
-  }
-  const limit = asJson ? deps.config.pdfJsonLimit : deps.config.pdfFileLimit;
-  if (bytes.length > limit) {
-    throw new ApiError('response_too_large', {
-      message: `The PDF is ${bytes.length} bytes, over the ${limit}-byte limit of the ${asJson ? 'JSON' : 'file'} form; nothing was charged.`,
-    });
-  }
-  return bytes;
-}
-
-/** The contract's answer to a renderer's refusal; anything else is not a refusal and goes on as it is. */
-function renderRefusal(error: unknown): unknown {
-  if (error instanceof UndrawableText) {
-    const characters = [...new Set(error.values.flatMap((value) => value.characters))];
-    return new ApiError('render_rejected', {
-      message: `The document contains characters the bundled fonts cannot draw (${characterNames(characters)}); nothing was charged.`,
-      details: error.values.map((value) => ({
-        code: 'undrawable_characters',
-        message: `The bundled fonts cannot draw ${characterNames(value.characters)}.`,
-        ...(value.field ? { field: value.field } : {}),
-      })),
-    });
-  }
-  if (error instanceof EngineUnavailable) {
-    return new ApiError('engine_unavailable', {
-      message: 'A font the document needs could not be loaded; nothing was charged. Retry later with the same key.',
-    });
-  }
-  if (error instanceof EngineBusy) {
-    return new ApiError('engine_busy', {
-      message: 'The PDF engine is at capacity; retry shortly. Nothing was charged.',
-      headers: { [HEADERS.retryAfter]: String(ENGINE_BUSY_RETRY_AFTER_SECONDS) },
-    });
-  }
-  if (error instanceof RenderTimedOut) return new ApiError('render_timeout', { message: 'Rendering took too long; nothing was charged.' });
-  return error;
 }
 
 /** The PDF made anew and committed: charged (final), recorded, the key completed. */
@@ -160,42 +81,8 @@ async function makeNew(
   // A free key is taken in the same batch unless the buckets or the credit refused, both answered above.
   if (input.idempotencyKey !== undefined && !lease) throw inProgress();
 
-  const bytes = await render(document, input, deps);
-  const createdAt = deps.clock.now();
-  const row: DocumentRow = {
-    id: newTimeOrderedId('doc', createdAt),
-    accountId: account.id,
-    keyId: auth.key.id,
-    template: document.template.slug,
-    templateVersion: document.template.version,
-    mode: document.mode,
-    paper: document.paper,
-    locale: document.locale,
-    reference: document.reference,
-    source: 'api',
-    creditsConsumed: final ? 1 : 0,
-    sha256: sha256Hex(bytes),
-    bytes: bytes.length,
-    createdAt,
-  };
-  let outcome: Awaited<ReturnType<typeof commitDocument>>;
-  try {
-    const committed = await arrivedWithin(commitDocument(deps.db, { row, charge: final, lease }), deps.config.commitTimeoutMs);
-    if (committed === LATE) throw new Error(`commit took longer than ${deps.config.commitTimeoutMs} ms`);
-    outcome = committed;
-  } catch (error) {
-    if (error instanceof ApiError) throw error;
-    throw new ApiError('commit_status_unknown', {
-      message: `The document was made but the credit could not be confirmed. ${ERRORS.commit_status_unknown.action}`,
-      creditUsed: null,
-    });
-  }
-  if (outcome.kind === 'lease_lost') throw inProgress();
-  if (outcome.kind === 'no_credit') {
-    const current = (await findAccount(deps.db, account.id)) ?? account;
-    throw insufficientCredits(current.creditsRemaining, current.periodEnd);
-  }
-  return { document, row, bytes, creditUsed: final, creditsRemaining: outcome.creditsRemaining, replay: false };
+  const bytes = await renderDocument(document, input, deps);
+  return recordMade({ document, bytes, account, keyId: auth.key.id, source: SOURCES.api, lease }, deps);
 }
 
 /**
@@ -240,7 +127,7 @@ async function replay(
       message: `The ${document.template.slug} template has changed since this key was used; retry with a new key (a new document, which uses a credit).`,
     });
   }
-  const bytes = await render(document, input, deps);
+  const bytes = await renderDocument(document, input, deps);
   if (sha256Hex(bytes) !== row.sha256) {
     throw new ApiError('idempotency_replay_unavailable', {
       detail: 'output_changed',
@@ -248,36 +135,6 @@ async function replay(
     });
   }
   return { document, row, bytes, creditUsed: false, creditsRemaining: auth.account.creditsRemaining, replay: true };
-}
-
-/** Pauses before each later try to give a key back: together longer than a busy database's wait. */
-const GIVE_BACK_RETRIES_MS = [250, 500, 1_000, 2_000, 4_000];
-
-/**
- * Gives the key back when the attempt ends before its document exists, so that a corrected retry can use it.
- * A database too busy to take it now (the answer is then a 503 with Retry-After) gets it again in the
- * background for a few seconds, so that the retry Retry-After asks for finds the key free; should that fail
- * too, the key is taken over after 35 seconds, as a dead attempt's is.
- */
-async function giveBackKey(db: Database, lease: Lease, requestId: string): Promise<void> {
-  const attempt = () =>
-    releaseLease(db, lease).then(
-      () => true,
-      (error: unknown) => error,
-    );
-  let outcome = await attempt();
-  if (outcome === true) return;
-  void (async () => {
-    for (const pause of GIVE_BACK_RETRIES_MS) {
-      await new Promise((resolve) => setTimeout(resolve, pause));
-      outcome = await attempt();
-      if (outcome === true) return;
-    }
-    log('warn', 'idempotency_key_not_given_back', {
-      request_id: requestId,
-      error: `${HEADERS.idempotencyKey} not given back: ${describeError(outcome)}`,
-    });
-  })();
 }
 
 /** What prepareCreate sends with the sign-in, and what reading the answers needs. */

@@ -80,6 +80,13 @@ async function findDocument(db: Database, accountId: AccountId, id: string, now:
   return row;
 }
 
+/**
+ * How a document was made (2.6 `source`). GET /api/v1/documents lists the documents "the account made through the
+ * API" (4.4): `api` only; Settings' history lists every source. GET /api/v1/documents/{id} shows any of the account's.
+ */
+export const SOURCES = { api: 'api', web: 'web' } as const;
+export type Source = (typeof SOURCES)[keyof typeof SOURCES];
+
 /** created_at as the Document object shows it: whole seconds (the stored value has milliseconds). */
 const createdSecond = sql`${documents.createdAt} / 1000`;
 
@@ -91,7 +98,7 @@ const createdSecond = sql`${documents.createdAt} / 1000`;
  */
 export function listQuery(
   db: Database,
-  input: { accountId: AccountId; now: number; limit: number; reference?: string; after?: DocumentRow },
+  input: { accountId: AccountId; now: number; limit: number; reference?: string; source?: Source; after?: DocumentRow },
 ) {
   const { after } = input;
   const afterSecondStart = after ? Math.floor(after.createdAt / 1000) * 1000 : undefined;
@@ -101,6 +108,7 @@ export function listQuery(
       eq(documents.accountId, input.accountId),
       gte(documents.createdAt, createdFrom),
       input.reference === undefined ? undefined : eq(documents.reference, input.reference),
+      input.source === undefined ? undefined : eq(documents.source, input.source),
       after && afterSecondStart !== undefined
         ? and(lt(documents.createdAt, afterSecondStart + 1000), or(lt(documents.createdAt, afterSecondStart), lt(documents.id, after.id)))
         : undefined,
@@ -127,15 +135,18 @@ export function pageOf(rows: DocumentRow[], limit: number): { rows: DocumentRow[
 
 /**
  * A page of the history after the document `startingAfter` (the cursor the API calls `starting_after` and
- * Settings `cursor`), or undefined when that is not one of the account's listable documents.
+ * Settings `cursor`), or undefined when that is not one of the account's listable documents; with `source`, of
+ * that source only.
  */
 export async function historyPage(
   db: Database,
-  input: { accountId: string; now: number; limit: number; reference?: string; startingAfter?: string },
+  input: { accountId: string; now: number; limit: number; reference?: string; source?: Source; startingAfter?: string },
 ): Promise<{ rows: DocumentRow[]; hasMore: boolean } | undefined> {
   const { startingAfter, ...page } = input;
   if (startingAfter === undefined) return pageOf(await listQuery(db, page), page.limit);
-  const after =
+  const found =
     startingAfter.length <= LIMITS.startingAfterChars ? await findDocument(db, input.accountId, startingAfter, input.now) : undefined;
+  // A cursor must be one of the documents the page lists: of its source, when it lists one.
+  const after = found && (input.source === undefined || found.source === input.source) ? found : undefined;
   return after ? pageOf(await listQuery(db, { ...page, after }), page.limit) : undefined;
 }

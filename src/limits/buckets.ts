@@ -64,23 +64,33 @@ export function finalBuckets(keyId: string, plan: PlanLimits): Bucket[] {
 /** Everyone's previews together: launch values, the same for every plan. */
 export const GLOBAL_PREVIEW_LIMITS = { perHour: 1_500, perDay: 10_000 };
 
-export function previewBuckets(accountId: string, keyId: string, plan: PlanLimits): Bucket[] {
+/**
+ * A preview's buckets: the key's, the account's and everyone's together. The web app's previews (no key, keyId
+ * undefined) count in the account's and everyone's only: "per account, all keys and web app" (section 8).
+ */
+export function previewBuckets(accountId: string, keyId: string | undefined, plan: PlanLimits): Bucket[] {
   const busy: Refusal = { code: 'service_busy', detail: 'preview_global_limit' };
+  const keys: Bucket[] =
+    keyId === undefined
+      ? []
+      : [
+          {
+            name: `preview:key:${keyId}:hour`,
+            limit: plan.previewPerHourKey,
+            windowMs: HOUR,
+            reported: true,
+            refusal: rateLimited('preview_key_limit'),
+          },
+          {
+            name: `preview:key:${keyId}:day`,
+            limit: plan.previewPerDayKey,
+            windowMs: DAY,
+            reported: true,
+            refusal: rateLimited('preview_key_limit'),
+          },
+        ];
   return [
-    {
-      name: `preview:key:${keyId}:hour`,
-      limit: plan.previewPerHourKey,
-      windowMs: HOUR,
-      reported: true,
-      refusal: rateLimited('preview_key_limit'),
-    },
-    {
-      name: `preview:key:${keyId}:day`,
-      limit: plan.previewPerDayKey,
-      windowMs: DAY,
-      reported: true,
-      refusal: rateLimited('preview_key_limit'),
-    },
+    ...keys,
     {
       name: `preview:account:${accountId}:hour`,
       limit: plan.previewPerHourAccount,
@@ -100,7 +110,8 @@ export function previewBuckets(accountId: string, keyId: string, plan: PlanLimit
   ];
 }
 
-export function replayBuckets(mode: 'final' | 'preview', accountId: string, keyId: string, plan: PlanLimits): Bucket[] {
+/** A replay's buckets: the account's and the key's; a web form sent again (no key, keyId undefined) the account's only. */
+export function replayBuckets(mode: 'final' | 'preview', accountId: string, keyId: string | undefined, plan: PlanLimits): Bucket[] {
   const replay = rateLimited('replay_limit');
   const bucket = (name: string, limit: number, windowMs: number): Bucket => ({
     name: `replay:${mode}:${name}`,
@@ -109,18 +120,38 @@ export function replayBuckets(mode: 'final' | 'preview', accountId: string, keyI
     reported: false,
     refusal: replay,
   });
-  return mode === 'final'
-    ? [
-        bucket(`account:${accountId}:minute`, plan.replayFinalPerMinuteAccount, MINUTE),
-        bucket(`account:${accountId}:hour`, plan.replayFinalPerHourAccount, HOUR),
-        bucket(`key:${keyId}:minute`, plan.replayFinalPerMinuteKey, MINUTE),
-      ]
-    : [
-        bucket(`account:${accountId}:hour`, plan.replayPreviewPerHourAccount, HOUR),
-        bucket(`account:${accountId}:day`, plan.replayPreviewPerDayAccount, DAY),
-        bucket(`key:${keyId}:hour`, plan.replayPreviewPerHourKey, HOUR),
-        bucket(`key:${keyId}:day`, plan.replayPreviewPerDayKey, DAY),
-      ];
+  const ofAccount =
+    mode === 'final'
+      ? [
+          bucket(`account:${accountId}:minute`, plan.replayFinalPerMinuteAccount, MINUTE),
+          bucket(`account:${accountId}:hour`, plan.replayFinalPerHourAccount, HOUR),
+        ]
+      : [
+          bucket(`account:${accountId}:hour`, plan.replayPreviewPerHourAccount, HOUR),
+          bucket(`account:${accountId}:day`, plan.replayPreviewPerDayAccount, DAY),
+        ];
+  if (keyId === undefined) return ofAccount;
+  const ofKey =
+    mode === 'final'
+      ? [bucket(`key:${keyId}:minute`, plan.replayFinalPerMinuteKey, MINUTE)]
+      : [bucket(`key:${keyId}:hour`, plan.replayPreviewPerHourKey, HOUR), bucket(`key:${keyId}:day`, plan.replayPreviewPerDayKey, DAY)];
+  return [...ofAccount, ...ofKey];
+}
+
+/**
+ * New finals made in the web app, per account: the plan's new finals per minute of one key (section 8 names no
+ * limit for the web app; the web app is one more client of the account, held to what one key may do).
+ */
+export function webFinalBuckets(accountId: string, plan: PlanLimits): Bucket[] {
+  return [
+    {
+      name: `final:web:${accountId}`,
+      limit: plan.finalPerMinuteKey,
+      windowMs: MINUTE,
+      reported: false,
+      refusal: rateLimited('web_final_limit'),
+    },
+  ];
 }
 
 /** Failed sign-ins per network; never reported. */

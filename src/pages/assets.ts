@@ -19,6 +19,8 @@ td time,td code{white-space:nowrap}td.reference{overflow-wrap:anywhere;min-width
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dl.facts dt{font-weight:600}dl.facts dd{margin:0;min-width:0;overflow-wrap:anywhere}
 nav a[aria-current=page]{color:inherit;font-weight:700;text-decoration:none;border-bottom:3px solid #0b57d0}
 @media (max-width:40rem){
+fieldset.item{grid-template-columns:minmax(0,1fr) minmax(0,1fr)}fieldset.item .description{grid-column:1 / -1}
+section.preview iframe{height:24rem}
 table.stacks,.stacks tbody,.stacks tr,.stacks td,.stacks th{display:block}
 .stacks thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap}
 .stacks tr{border:1px solid #ddd;border-radius:4px;margin:0 0 .75rem;padding:.4rem .6rem}
@@ -26,7 +28,24 @@ table.stacks,.stacks tbody,.stacks tr,.stacks td,.stacks th{display:block}
 .stacks [data-label]::before{content:attr(data-label);content:attr(data-label) / "";position:absolute;left:0;width:8rem;font-weight:600}
 .stacks td:empty{display:none}.stacks td code{white-space:normal}
 }
-form.stacked{display:grid;gap:.4rem;max-width:24rem}
+form.stacked{display:grid;gap:.4rem;max-width:24rem}form.stacked.wide{max-width:40rem}
+textarea{font:inherit;width:100%;padding:.4rem .6rem;border:1px solid #888;border-radius:4px}
+pre{background:#f3f3f3;padding:.75rem;overflow-x:auto;max-width:100%;white-space:pre-wrap;overflow-wrap:anywhere}pre code{background:none;padding:0}
+ul.choices{list-style:none;padding:0;display:grid;gap:.75rem}ul.choices li{border:1px solid #ddd;border-radius:4px;padding:.6rem .8rem}
+form.document{display:grid;gap:1rem;max-width:48rem}
+fieldset{border:1px solid #ccc;border-radius:4px;padding:.5rem .9rem .9rem;margin:0;min-width:0}legend{font-weight:600;padding:0 .25rem}
+.field{display:grid;gap:.2rem}.field label{font-weight:600}.field.checkbox{display:block}.field.checkbox input{width:auto;margin-right:.4rem}
+.hint{margin:0;color:#4a4a4a;font-size:.9rem}.required,.optional{font-weight:400;color:#4a4a4a;font-size:.9rem}
+.field-error{margin:0;color:#a50e0e;font-weight:600}[aria-invalid=true]{border:2px solid #a50e0e}
+fieldset.item{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,1fr) minmax(0,1.3fr);gap:.5rem;margin:.5rem 0}
+fieldset.item .cell{display:grid;gap:.15rem;min-width:0}fieldset.item label{font-size:.9rem}
+.actions{display:flex;flex-wrap:wrap;gap:.5rem}.final{border-top:1px solid #ddd;padding-top:.75rem}
+button.secondary{background:#fff;color:#0b57d0;border-color:#0b57d0}
+.problems{border:3px solid #a50e0e;border-radius:4px;padding:.5rem 1rem;margin:1rem 0}.problems h2{margin-top:.25rem;font-size:1.1rem}
+.totals table{min-width:0}.totals td{text-align:right;white-space:nowrap}.totals tr.strong th,.totals tr.strong td{border-top:2px solid #1a1a1a;font-weight:700}.totals tr.emphasis{background:#f0f0f0;font-weight:700}
+section.preview iframe{width:100%;height:36rem;border:1px solid #ccc}
+.problems:focus,.totals:focus,.copy:focus{outline:3px solid #0b57d0;outline-offset:2px}
+ol.steps li{margin:.25rem 0}
 form.inline,form.inline-form{display:inline-flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:0}
 input,select,button{font:inherit;padding:.4rem .6rem;border:1px solid #888;border-radius:4px}
 input,select{width:100%}form.inline-form input{width:auto}
@@ -36,6 +55,48 @@ button.link{background:none;color:#0b57d0;border:none;padding:0;text-decoration:
 `;
 
 export const SETTINGS_JS = `'use strict';
+// Drafts of the document form live in this browser only (localStorage), never on the server.
+(function () {
+  var form = document.querySelector('form[data-draft]');
+  if (!form || !window.localStorage) return;
+  var key = 'svc-draft:' + form.getAttribute('data-draft');
+  var skip = { csrf: 1, form_id: 1, item_rows: 1 };
+  function named() {
+    return Array.prototype.filter.call(form.elements, function (element) { return element.name && !skip[element.name]; });
+  }
+  function save() {
+    var draft = {};
+    named().forEach(function (element) {
+      draft[element.name] = element.type === 'checkbox' ? (element.checked ? element.value : '') : element.value;
+    });
+    try { localStorage.setItem(key, JSON.stringify(draft)); } catch (error) { /* storage full or refused: no draft */ }
+  }
+  var empty = named().every(function (element) {
+    return element.type === 'checkbox' ? !element.checked : element.tagName === 'SELECT' || element.value === '';
+  });
+  var saved = localStorage.getItem(key);
+  if (empty && saved) {
+    var draft = JSON.parse(saved);
+    named().forEach(function (element) {
+      if (!(element.name in draft)) return;
+      if (element.type === 'checkbox') element.checked = draft[element.name] === element.value;
+      else element.value = draft[element.name];
+    });
+  }
+  form.addEventListener('input', save);
+  form.addEventListener('change', save);
+  var clear = form.querySelector('[data-clear-draft]');
+  if (clear) {
+    clear.hidden = false;
+    clear.addEventListener('click', function () {
+      localStorage.removeItem(key);
+      named().forEach(function (element) {
+        if (element.type === 'checkbox') element.checked = false;
+        else if (element.tagName !== 'SELECT' || element.name !== 'paper') element.value = '';
+      });
+    });
+  }
+})();
 document.querySelectorAll('button[data-copy]').forEach(function (button) {
   var source = document.getElementById(button.getAttribute('data-copy'));
   if (!source || !navigator.clipboard) return;

@@ -9,13 +9,13 @@ function badForm(message: string): PageError {
   return new PageError(400, 'This form could not be read', message);
 }
 
-/** The fields of a POSTed form: application/x-www-form-urlencoded, UTF-8, at most FORM_MAX_BYTES. */
-export async function readForm(request: Request): Promise<URLSearchParams> {
+/** The fields of a POSTed form: application/x-www-form-urlencoded, UTF-8, at most `maxBytes` (FORM_MAX_BYTES). */
+export async function readForm(request: Request, maxBytes: number = FORM_MAX_BYTES): Promise<URLSearchParams> {
   const [mediaType] = (request.headers.get(HEADERS.contentType) ?? '').split(';');
   if (mediaType!.trim().toLowerCase() !== 'application/x-www-form-urlencoded') {
     throw badForm('Send the form from the Settings page (application/x-www-form-urlencoded).');
   }
-  const bytes = await readLimited(request, FORM_MAX_BYTES, () => badForm(`The form is over ${FORM_MAX_BYTES} bytes.`));
+  const bytes = await readLimited(request, maxBytes, () => badForm(`The form is over ${maxBytes} bytes.`));
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);

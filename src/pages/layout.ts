@@ -6,6 +6,7 @@ import { SETTINGS_PATH } from './security.ts';
 
 export const PAGE_PATHS = {
   overview: SETTINGS_PATH,
+  newDocument: `${SETTINGS_PATH}/documents/new`,
   keys: `${SETTINGS_PATH}/keys`,
   usage: `${SETTINGS_PATH}/usage`,
   signIn: `${SETTINGS_PATH}/sign-in`,
@@ -31,6 +32,7 @@ export function buttonForm(action: string, label: string, session: Session | und
 /** The navigation's links; each label is also the title of the page it leads to. */
 const NAVIGATION = [
   { label: 'Overview', path: PAGE_PATHS.overview },
+  { label: 'New document', path: PAGE_PATHS.newDocument },
   { label: 'API keys', path: PAGE_PATHS.keys },
   { label: 'Usage', path: PAGE_PATHS.usage },
 ] as const;

@@ -29,6 +29,13 @@ interface PageSpec<S extends 'required' | 'optional'> {
   readonly summary: string;
   /** `required`: signed-out requests are sent to sign in; `optional`: the page serves both. */
   readonly session: S;
+  /** The largest form a POST may send; FORM_MAX_BYTES by default (Settings' forms are a few short fields). */
+  readonly formMaxBytes?: number;
+  /**
+   * Whether the answer to this form may be shown in a frame of the service's own pages (the web app's preview);
+   * every other answer refuses framing.
+   */
+  readonly frameable?: (form: URLSearchParams) => boolean;
   handle(page: S extends 'required' ? SignedInPageRequest : PageRequest): Response | Promise<Response>;
 }
 
@@ -52,15 +59,17 @@ export function settingsPage<S extends 'required' | 'optional'>(spec: PageSpec<S
       errors: [],
     },
     async handle(context) {
-      // The session, once read, so that an error page still shows the navigation of a signed-in holder.
-      const seen: { session?: Session } = {};
+      // The session, once read, so that an error page still shows the navigation of a signed-in holder; the form, for
+      // whether its answer may be framed.
+      const seen: { session?: Session; form?: URLSearchParams } = {};
       let response: Response;
       try {
         response = await answer(spec, context, seen);
       } catch (error) {
         response = errorPage(error, seen.session, context.trace);
       }
-      return withPageSecurityHeaders(response, context.baseUrl);
+      const frameable = seen.form !== undefined && (spec.frameable?.(seen.form) ?? false);
+      return withPageSecurityHeaders(response, context.baseUrl, { frameable });
     },
   });
 }
@@ -68,7 +77,7 @@ export function settingsPage<S extends 'required' | 'optional'>(spec: PageSpec<S
 async function answer<S extends 'required' | 'optional'>(
   spec: PageSpec<S>,
   context: RequestContext,
-  seen: { session?: Session },
+  seen: { session?: Session; form?: URLSearchParams },
 ): Promise<Response> {
   const { request, deps } = context;
   const isPost = request.method === 'POST';
@@ -84,7 +93,8 @@ async function answer<S extends 'required' | 'optional'>(
   // A cookie of an ended or expired session is cleared, so the browser stops sending it.
   const clearStale: Record<string, string> = cookie !== undefined && !session ? { [HEADERS.setCookie]: clearedSessionCookie() } : {};
   if (spec.session === 'required' && !session) return seeOther(PAGE_PATHS.signIn, clearStale);
-  const form = isPost ? await readForm(request) : new URLSearchParams();
+  const form = isPost ? await readForm(request, spec.formMaxBytes) : new URLSearchParams();
+  seen.form = form;
   if (isPost && session && !isCsrfTokenValid(session.token, field(form, 'csrf'))) {
     throw new PageError(
       403,

@@ -1,16 +1,28 @@
 import { HEADERS } from '../contract/headers.ts';
 
+/** The pages' Content-Security-Policy, by who may frame the answer. */
+function pagePolicy(frameAncestors: "'none'" | "'self'"): string {
+  return `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; frame-src 'self'; form-action 'self'; frame-ancestors ${frameAncestors}; base-uri 'none'`;
+}
+
 /**
  * What every Settings answer carries, pages, assets, redirects and errors alike: no script or style but the
- * service's own files, no framing, no referrer (a sign-in link's URL holds its token), nothing cached.
+ * service's own files, frames only of the service's own pages, no framing, no referrer (a sign-in link's URL
+ * holds its token), nothing cached.
  */
 export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  [HEADERS.contentSecurityPolicy]:
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  [HEADERS.contentSecurityPolicy]: pagePolicy("'none'"),
   [HEADERS.referrerPolicy]: 'no-referrer',
   [HEADERS.cacheControl]: 'no-store',
   [HEADERS.contentTypeOptions]: 'nosniff',
   [HEADERS.frameOptions]: 'DENY',
+};
+
+/** The same for the one answer a page of the service may frame: the web app's preview (and its refusal). */
+const FRAMEABLE_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  ...PAGE_SECURITY_HEADERS,
+  [HEADERS.contentSecurityPolicy]: pagePolicy("'self'"),
+  [HEADERS.frameOptions]: 'SAMEORIGIN',
 };
 
 export const SETTINGS_PATH = '/settings';
@@ -23,8 +35,9 @@ export function isSettingsPath(pathname: string): boolean {
 export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000';
 
 /** The pages' headers; and Strict-Transport-Security when the service's base URL is https. */
-export function withPageSecurityHeaders(response: Response, baseUrl: string): Response {
-  for (const [name, value] of Object.entries(PAGE_SECURITY_HEADERS)) response.headers.set(name, value);
+export function withPageSecurityHeaders(response: Response, baseUrl: string, options: { frameable?: boolean } = {}): Response {
+  const headers = options.frameable ? FRAMEABLE_PAGE_HEADERS : PAGE_SECURITY_HEADERS;
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   if (new URL(baseUrl).protocol === 'https:') response.headers.set(HEADERS.strictTransportSecurity, STRICT_TRANSPORT_SECURITY);
   return response;
 }

@@ -1,7 +1,7 @@
 import type { ACCOUNT_LIMITS } from '../accounts/plans.ts';
 import type { KeyRow } from '../auth/store.ts';
 import { KEY_KINDS } from '../contract/scopes.ts';
-import type { DocumentRow } from '../documents/record.ts';
+import { type DocumentRow, SOURCES } from '../documents/record.ts';
 import { MAIL_ADDRESS_MAX_CHARS } from '../mail/address.ts';
 import type { Session } from '../settings/sessions.ts';
 import { SIGN_IN_LINK_LIFETIME_MINUTES, SIGN_IN_LINK_PATH } from '../settings/sign-in.ts';
@@ -229,12 +229,16 @@ export function newKeyView(input: { name: string; secret: string; regenerated: b
 <p><a href="${PAGE_PATHS.keys}">Back to API keys</a></p>`;
 }
 
+/** How the history names each source of a document (2.6 `source`); a source added later shows as stored. */
+const SOURCE_LABELS: Readonly<Record<string, string>> = { [SOURCES.api]: 'API', [SOURCES.web]: 'Web app' };
+
 function documentCells(row: DocumentRow): Cell[] {
   return [
     { content: time(row.createdAt) },
     { content: row.reference ?? '', className: 'reference' },
     { content: row.template },
     { content: row.mode },
+    { content: SOURCE_LABELS[row.source] ?? row.source },
     { content: row.creditsConsumed },
     { content: html`<code>${row.id}</code>` },
   ];
@@ -259,7 +263,7 @@ export function usageView(input: {
       }</p>
 <div class="table-scroll">${stackingTable(
         'documents-title',
-        ['Created', 'Reference', 'Template', 'Mode', 'Credits', 'Document id'],
+        ['Created', 'Reference', 'Template', 'Mode', 'Source', 'Credits', 'Document id'],
         input.rows.map(documentCells),
       )}</div>`
     : html`<p>No documents${input.reference ? ' with this reference' : ''} in the last ${input.retentionDays} days.</p>`;

@@ -22,7 +22,7 @@ export const getDocumentRoute = defineRoute({
   doc: {
     operationId: 'getDocument',
     summary: 'Get a document record',
-    description: `One Document object (metadata only). Unknown, foreign or older than ${LIMITS.historyRetentionDays} days: 404 document_not_found.`,
+    description: `One Document object (metadata only), whatever made it: a document made in the web app has \`source\` \`web\`. Unknown, foreign or older than ${LIMITS.historyRetentionDays} days: 404 document_not_found.`,
     tag: 'Documents',
     parameters: [ID_PARAMETER],
     responses: { 200: { description: 'The record.', schema: { $ref: '#/components/schemas/Document' }, example: DOCUMENT_EXAMPLE } },

@@ -1,7 +1,7 @@
 import { accountIdInSql } from '../auth/store.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { LIMITS } from '../contract/limits.ts';
-import { type DocumentRow, documentObject, historyPage, listQuery, pageOf } from '../documents/record.ts';
+import { type DocumentRow, documentObject, historyPage, listQuery, pageOf, SOURCES } from '../documents/record.ts';
 import { keyed, signInRows } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
@@ -25,7 +25,7 @@ export const listDocumentsRoute = defineRoute({
   doc: {
     operationId: 'listDocuments',
     summary: 'List document records',
-    description: `Records of documents the account made through the API in the last ${LIMITS.historyRetentionDays} days, newest first (created_at, then id, both descending).`,
+    description: `Records of documents the account made through the API in the last ${LIMITS.historyRetentionDays} days, newest first (created_at, then id, both descending). Documents made in the web app (\`source\` \`web\`) are not listed here: Settings' history shows them, and GET /api/v1/documents/{id} returns their record.`,
     tag: 'Documents',
     parameters: [
       {
@@ -57,7 +57,7 @@ export const listDocumentsRoute = defineRoute({
   },
   withSignIn: async ({ deps, url }, caller) => {
     const query = firstPageQuery(url);
-    return query && [listQuery(deps.db, { accountId: accountIdInSql(caller.hash), now: deps.clock.now(), ...query })];
+    return query && [listQuery(deps.db, { accountId: accountIdInSql(caller.hash), now: deps.clock.now(), source: SOURCES.api, ...query })];
   },
   async handle(context) {
     const { auth, deps, url } = keyed(context);
@@ -69,6 +69,7 @@ export const listDocumentsRoute = defineRoute({
             accountId: auth.account.id,
             now: deps.clock.now(),
             limit,
+            source: SOURCES.api,
             startingAfter,
             ...(reference === undefined ? {} : { reference }),
           });

@@ -11,6 +11,12 @@ import { getHealthRoute, headHealthRoute } from './health.ts';
 import { getOpenApiRoute } from './openapi.ts';
 import { runOperatorCommandRoute } from './operator.commands.ts';
 import { settingsScriptRoute, settingsStylesheetRoute } from './settings.assets.ts';
+import {
+  settingsDocumentFormPostRoute,
+  settingsDocumentFormRoute,
+  settingsNewDocumentRoute,
+  settingsPasteDocumentRoute,
+} from './settings.documents.ts';
 import { settingsCreateKeyRoute, settingsKeysRoute, settingsRegenerateKeyRoute, settingsRevokeKeyRoute } from './settings.keys.ts';
 import { settingsOverviewRoute } from './settings.overview.ts';
 import {
@@ -45,6 +51,10 @@ export const API_ROUTES: readonly RouteSpec[] = [
 /** Settings: server-rendered pages for account holders (src/pages), outside the OpenAPI document. */
 const SETTINGS_ROUTES: readonly RouteSpec[] = [
   settingsOverviewRoute,
+  settingsNewDocumentRoute,
+  settingsPasteDocumentRoute,
+  settingsDocumentFormRoute,
+  settingsDocumentFormPostRoute,
   settingsSignUpPageRoute,
   settingsSignUpRoute,
   settingsSignInPageRoute,

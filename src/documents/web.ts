@@ -1,0 +1,149 @@
+import { sql } from 'drizzle-orm';
+import { planOf } from '../accounts/plans.ts';
+import { type AccountRow, hasCredit, periodEndAfter, renewalOf } from '../accounts/store.ts';
+import type { Clock } from '../clock.ts';
+import type { AppConfig } from '../config.ts';
+import { ApiError } from '../contract/api-error.ts';
+import type { Database } from '../db/database.ts';
+import { statementOf, statementsPerDatabase } from '../db/prepared.ts';
+import { accounts } from '../db/schema.ts';
+import { sha256Hex } from '../hash.ts';
+import { requestFingerprint } from '../idempotency/fingerprint.ts';
+import { attemptValues, type Lease, leaseDecisionOf, leaseInBatch } from '../idempotency/lease.ts';
+import { newId } from '../ids.ts';
+import type { JsonValue } from '../json/parse.ts';
+import { previewBuckets, replayBuckets, webFinalBuckets } from '../limits/buckets.ts';
+import { countRequest } from '../limits/count.ts';
+import type { RenderEngine } from '../render/engine.ts';
+import { type CreatedDocument, giveBackKey, inProgress, insufficientCredits, recordMade } from './made.ts';
+import { recordOfAccount, SOURCES } from './record.ts';
+import { renderDocument } from './render.ts';
+import { type DocumentRequest, parseDocumentRequest } from './request.ts';
+
+/** A document asked for in the web app: the signed-in account, the body its form makes, and the form's own id. */
+export interface WebDocumentInput {
+  readonly account: AccountRow;
+  /** The request body the form's fields make (src/pages/document-form): checked exactly as the API checks it. */
+  readonly body: JsonValue;
+  /**
+   * The random id the form was shown with: a final made from one form is made once, whatever the browser sends
+   * again (a double click, a reload of the answer, the back button, a second tab with the same page).
+   */
+  readonly formId: string;
+  readonly requestId: string;
+  readonly onRendered: (renderMs: number) => void;
+}
+
+export interface WebDocumentDeps {
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly config: AppConfig;
+  readonly engine: RenderEngine;
+}
+
+/**
+ * The form sent again after its final was made, with other fields: it made its document already, and this would
+ * be another one (another credit), which only a deliberate new form may make.
+ */
+export class FormAlreadyUsed extends Error {}
+
+/**
+ * The Idempotency-Key a web form's final is held under, in the account's own keys (idempotency_keys). The API's
+ * keys are visible ASCII only, so a key with spaces can never be one of the API's.
+ */
+export function webIdempotencyKey(formId: string): string {
+  return `web form ${formId}`;
+}
+
+const ACCOUNT_ID = sql.placeholder('account_id');
+
+/**
+ * A web final's statements before its render, in one batch: an ended credit period renewed, the form's key taken
+ * where it is free and a credit is left (or found holding the document it made), and the account read after.
+ */
+const webFinalStatements = statementsPerDatabase((db, _variant: { readonly kind: 'final' }) => {
+  const accountId = sql`${ACCOUNT_ID}`;
+  return [
+    renewalOf(db, accountId, { now: sql.placeholder('now'), periodEnd: sql.placeholder('period_end') }, sql`1 = 1`),
+    ...leaseInBatch(db, accountId, hasCredit(accountId)),
+    db.select().from(accounts).where(sql`${accounts.id} = ${ACCOUNT_ID}`),
+  ].map(statementOf);
+});
+
+/**
+ * Makes a document for the web app (section 4.2's checks and order, without a key): a preview counted in the
+ * account's preview buckets and everyone's together, never a key's; a final charged once per form through the
+ * same atomic commit as the API's (credits/commit.ts), counted in the account's web finals per minute. The record
+ * says `source: "web"` and names no key; the fields are not stored.
+ */
+export async function makeWebDocument(input: WebDocumentInput, deps: WebDocumentDeps): Promise<CreatedDocument> {
+  const document = parseDocumentRequest(input.body);
+  const plan = planOf(input.account.plan).limits;
+  const counted = { requestId: input.requestId };
+  const render = () => renderDocument(document, { asJson: false, onRendered: input.onRendered }, deps);
+  if (document.mode === 'preview') {
+    await countRequest(previewBuckets(input.account.id, undefined, plan), deps, counted);
+    const bytes = await render();
+    return recordMade({ document, bytes, account: input.account, keyId: '', source: SOURCES.web, lease: undefined }, deps);
+  }
+
+  const now = deps.clock.now();
+  const key = webIdempotencyKey(input.formId);
+  const fingerprint = requestFingerprint(document);
+  const leaseId = newId('lease');
+  const values = {
+    account_id: input.account.id,
+    now,
+    period_end: periodEndAfter(now),
+    ...attemptValues({ key, fingerprint, leaseId, now }),
+  };
+  const statements = webFinalStatements(deps.db, { kind: 'final' }).map((statement) => statement.bind(values));
+  const [, before, taken, accountRows] = await deps.db.batch(statements as unknown as Parameters<Database['batch']>[0]);
+  const account = (accountRows as AccountRow[])[0] ?? input.account;
+  const decision = leaseDecisionOf({ accountId: account.id, key, fingerprint, leaseId }, [before, taken]);
+  if (decision.kind === 'reused') throw new FormAlreadyUsed();
+  if (decision.kind === 'in_progress') throw inProgress();
+  if (decision.kind === 'replay') return replay(decision.documentId, document, account, input, deps);
+  // The key was free and not taken: the one condition of taking it, a credit left, did not hold.
+  if (decision.kind === 'free') throw insufficientCredits(account.creditsRemaining, account.periodEnd);
+
+  const { lease } = decision;
+  try {
+    await countRequest(webFinalBuckets(account.id, plan), deps, counted);
+    const bytes = await render();
+    return await recordMade({ document, bytes, account, keyId: '', source: SOURCES.web, lease }, deps);
+  } catch (error) {
+    const unconfirmed = error instanceof ApiError && error.code === 'commit_status_unknown';
+    if (!unconfirmed) await giveBackKey(deps.db, lease satisfies Lease, input.requestId);
+    throw error;
+  }
+}
+
+/** The form's final again: its document re-rendered, checked against its record, free (section 3's replay). */
+async function replay(
+  documentId: string,
+  document: DocumentRequest,
+  account: AccountRow,
+  input: WebDocumentInput,
+  deps: WebDocumentDeps,
+): Promise<CreatedDocument> {
+  await countRequest(replayBuckets('final', account.id, undefined, planOf(account.plan).limits), deps, { requestId: input.requestId });
+  const [row] = await deps.db.batch([recordOfAccount(deps.db, account.id, documentId, deps.clock.now())] as unknown as Parameters<
+    Database['batch']
+  >[0]);
+  const record = (row as CreatedDocument['row'][])[0];
+  if (!record || record.templateVersion !== document.template.version) {
+    throw new ApiError('idempotency_replay_unavailable', {
+      detail: 'template_version_changed',
+      message: `The ${document.template.slug} template has changed since this form made its document; start a new form (a new document, which uses a credit).`,
+    });
+  }
+  const bytes = await renderDocument(document, { asJson: false, onRendered: input.onRendered }, deps);
+  if (sha256Hex(bytes) !== record.sha256) {
+    throw new ApiError('idempotency_replay_unavailable', {
+      detail: 'output_changed',
+      message: 'Making this document again no longer gives the recorded bytes; start a new form.',
+    });
+  }
+  return { document, row: record, bytes, creditUsed: false, creditsRemaining: account.creditsRemaining, replay: true };
+}
