@@ -1,6 +1,7 @@
 import { ApiError } from './contract/api-error.ts';
 import { HEADERS } from './contract/headers.ts';
 import { databaseUnavailable, stackFrames } from './db/failures.ts';
+import { TemplateSamples } from './documents/samples.ts';
 import type { AppDeps, RequestContext } from './http/context.ts';
 import { databaseUnavailableError, logFailure } from './http/failure.ts';
 import { guardRoute } from './http/guard.ts';
@@ -10,6 +11,8 @@ import type { RouteSpec } from './http/route.ts';
 import { buildRouter } from './http/router.ts';
 import { RateLimitReport } from './limits/report.ts';
 import { type LogLevel, log } from './log.ts';
+import { notFoundView } from './pages/home-view.ts';
+import { pageResponse } from './pages/layout.ts';
 import { settingsErrorPage, settingsNotFoundPage } from './pages/page-route.ts';
 import { isSettingsPath, withPageSecurityHeaders } from './pages/security.ts';
 import { RenderEngine } from './render/engine.ts';
@@ -32,6 +35,7 @@ export type FetchHandler = (request: Request, connection?: Connection) => Promis
 export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES): FetchHandler {
   const dispatch = buildRouter(routes, guardRoute);
   const engine = new RenderEngine(deps.fonts, deps.config);
+  const samples = new TemplateSamples({ engine, config: deps.config });
 
   return async function fetch(request: Request, connection: Connection = {}): Promise<Response> {
     const url = new URL(request.url);
@@ -45,6 +49,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
       clientAddress: deps.config.trustForwardedFor ? (forwardedFor(request) ?? connection.clientAddress) : connection.clientAddress,
       rateLimits: new RateLimitReport(),
       engine,
+      samples,
       trace: {},
       waitUntil: afterAnswer(requestId, connection.waitUntil),
     };
@@ -55,8 +60,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
         (!deps.config.apiEnabled && url.pathname.startsWith('/api/v1/')) ||
         (deps.config.operatorSecretDigest === undefined && url.pathname.startsWith(OPERATOR_PATH_PREFIX));
       const routed = !switchedOff && (await dispatch(request, context));
-      response =
-        routed || (isSettingsPath(url.pathname) ? await settingsNotFoundPage(context) : errorResponse(new ApiError('not_found'), context));
+      response = routed || (await notFound(request, url, context));
     } catch (error) {
       const refusal = error instanceof ApiError ? error : unexpected(context.requestId, error);
       response = isSettingsPath(url.pathname) ? settingsErrorPage(refusal, context) : errorResponse(refusal, context);
@@ -71,6 +75,17 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
     if (deps.config.logRequests) logRequest(context, request.method, response.status, performance.now() - started);
     return response;
   };
+}
+
+/**
+ * The answer for a path no route serves: under /api/v1/ the contract's JSON 404 always; a Settings path, a Settings
+ * page; any other path, a page for a browser (one that asks for HTML) and the JSON 404 for every other client.
+ */
+async function notFound(request: Request, url: URL, context: Omit<RequestContext, 'params'>): Promise<Response> {
+  if (isSettingsPath(url.pathname)) return settingsNotFoundPage(context);
+  const api = url.pathname.startsWith('/api/') || !(request.headers.get(HEADERS.accept) ?? '').includes('text/html');
+  if (api) return errorResponse(new ApiError('not_found'), context);
+  return withPageSecurityHeaders(pageResponse({ title: 'Page not found', status: 404, body: notFoundView() }), context.baseUrl);
 }
 
 /**

@@ -42,6 +42,8 @@ export const HEADERS = {
   contentTypeOptions: 'X-Content-Type-Options',
   frameOptions: 'X-Frame-Options',
   strictTransportSecurity: 'Strict-Transport-Security',
+  etag: 'ETag',
+  ifNoneMatch: 'If-None-Match',
 } as const;
 
 /** `amount_paid` → `Amount-Paid`. */

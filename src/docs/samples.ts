@@ -27,12 +27,14 @@ const shellQuoted = (text: string) => `'${text.replaceAll("'", `'"'"'`)}'`;
 
 export function curlSample(call: SampleCall): string {
   const query = new URLSearchParams(Object.entries(call.query).map(([name, value]) => [name, String(value)])).toString();
+  // --fail-with-body: an error answer exits non-zero (22) and prints its JSON; with -o, --remove-on-error deletes the
+  // file it was written to, so a wrong key never leaves a JSON error saved under the PDF's name.
   const lines = [
-    `curl ${call.method === 'GET' ? '' : `-X ${call.method} `}${shellQuoted(`${SAMPLE_BASE_URL}${call.path}${query ? `?${query}` : ''}`)}`,
+    `curl --fail-with-body ${call.method === 'GET' ? '' : `-X ${call.method} `}${shellQuoted(`${SAMPLE_BASE_URL}${call.path}${query ? `?${query}` : ''}`)}`,
   ];
   if (call.needsKey) lines.push(`-H "${HEADERS.authorization}: Bearer $SVC_API_KEY"`);
   for (const [name, value] of Object.entries(call.headers)) lines.push(`-H ${shellQuoted(`${name}: ${value}`)}`);
-  if (call.file) lines.push(`-o ${call.file}`);
+  if (call.file) lines.push(`-o ${call.file} --remove-on-error`);
   if (call.body !== undefined) {
     lines.push(`-H "${HEADERS.contentType}: application/json"`);
     // A quoted here-document: the JSON goes to curl exactly as written, whatever quotes or dollars it holds.

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.ts';
 import type { AppConfig } from '../config.ts';
 import type { ErrorCode } from '../contract/errors.ts';
 import type { Database } from '../db/database.ts';
+import type { TemplateSamples } from '../documents/samples.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { RenderEngine } from '../render/engine.ts';
@@ -46,6 +47,8 @@ export interface RequestContext {
   /** Buckets this request was counted in; the RateLimit headers are made from it. */
   readonly rateLimits: RateLimitReport;
   readonly engine: RenderEngine;
+  /** The templates' examples rendered once per process or isolate, for the front door. */
+  readonly samples: TemplateSamples;
   /** What the request log line says about the request, filled in as it is learnt. */
   readonly trace: RequestTrace;
   /** Runs a task after the answer, which does not wait for it (src/app.ts afterAnswer). */

@@ -46,6 +46,9 @@ button.secondary{background:#fff;color:#0b57d0;border-color:#0b57d0}
 section.preview iframe{width:100%;height:36rem;border:1px solid #ccc}
 .problems:focus,.totals:focus,.copy:focus{outline:3px solid #0b57d0;outline-offset:2px}
 ol.steps li{margin:.25rem 0}
+.lead{font-size:1.1rem;max-width:48rem}ul.facts-list{max-width:48rem}ul.facts-list li{margin:.3rem 0}
+p.actions a.button{display:inline-block;margin:0 .5rem .5rem 0;padding:.5rem .9rem;border-radius:4px;background:#0b57d0;color:#fff;text-decoration:none;border:1px solid #0b57d0}
+p.actions a.button.secondary{background:#fff;color:#0b57d0}
 form.inline,form.inline-form{display:inline-flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:0}
 input,select,button{font:inherit;padding:.4rem .6rem;border:1px solid #888;border-radius:4px}
 input,select{width:100%}form.inline-form input{width:auto}

@@ -15,7 +15,13 @@ export const PAGE_PATHS = {
   signOutEverywhere: `${SETTINGS_PATH}/sign-out-everywhere`,
   stylesheet: `${SETTINGS_PATH}/assets/settings.css`,
   script: `${SETTINGS_PATH}/assets/settings.js`,
+  home: '/',
+  icon: '/favicon.svg',
+  apiReference: '/docs/api',
 } as const;
+
+/** What the pages call the service, in their header and titles. */
+export const SERVICE_NAME = 'Document service';
 
 /** The hidden field every form of a signed-in page carries. */
 export function csrfField(session: Session | undefined): Html {
@@ -37,6 +43,15 @@ const NAVIGATION = [
   { label: 'Usage', path: PAGE_PATHS.usage },
 ] as const;
 
+/** The navigation of a page signed out: where to start. */
+function signedOutNavigation(): Html {
+  return html`<nav aria-label="Account"><ul>
+<li><a href="${PAGE_PATHS.apiReference}">API reference</a></li>
+<li><a href="${PAGE_PATHS.signIn}">Sign in</a></li>
+<li><a href="${PAGE_PATHS.signUp}">Sign up</a></li>
+</ul></nav>`;
+}
+
 /** The navigation of a signed-in page; the link to the page shown (by its title) is marked as the current one. */
 function navigation(session: Session, title: string): Html {
   const links = NAVIGATION.map(
@@ -54,14 +69,15 @@ export function pageResponse(input: { title: string; body: Html; session?: Sessi
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${input.title} · Settings</title>
+<title>${input.title} · ${SERVICE_NAME}</title>
+<link rel="icon" href="${PAGE_PATHS.icon}" type="image/svg+xml">
 <link rel="stylesheet" href="${PAGE_PATHS.stylesheet}">
 <script src="${PAGE_PATHS.script}" defer></script>
 </head>
 <body>
 <header class="site">
-<p class="brand"><a href="${PAGE_PATHS.overview}">Settings</a></p>
-${input.session ? navigation(input.session, input.title) : ''}
+<p class="brand"><a href="${input.session ? PAGE_PATHS.overview : PAGE_PATHS.home}">${SERVICE_NAME}</a></p>
+${input.session ? navigation(input.session, input.title) : signedOutNavigation()}
 </header>
 <main>
 ${input.body}

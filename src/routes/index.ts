@@ -8,6 +8,7 @@ import { getDocumentRoute } from './documents.get.ts';
 import { listDocumentsRoute } from './documents.list.ts';
 import { validateDocumentRoute } from './documents.validate.ts';
 import { getHealthRoute, headHealthRoute } from './health.ts';
+import { getDocsRoute, getFaviconIcoRoute, getFaviconSvgRoute, getHomeRoute, getSampleRoute } from './home.ts';
 import { getOpenApiRoute } from './openapi.ts';
 import { runOperatorCommandRoute } from './operator.commands.ts';
 import { settingsScriptRoute, settingsStylesheetRoute } from './settings.assets.ts';
@@ -78,6 +79,11 @@ const SETTINGS_ROUTES: readonly RouteSpec[] = [
  */
 export const ROUTES: readonly RouteSpec[] = [
   ...API_ROUTES,
+  getHomeRoute,
+  getSampleRoute,
+  getDocsRoute,
+  getFaviconIcoRoute,
+  getFaviconSvgRoute,
   getErrorsPageRoute,
   getApiPageRoute(() => API_ROUTES),
   ...SETTINGS_ROUTES,

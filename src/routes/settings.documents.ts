@@ -148,7 +148,7 @@ function copyOf(made: FormBody, baseUrl: string) {
   -H "Authorization: Bearer $SVC_API_KEY" \\
   -H "Content-Type: application/json" \\
   -H "Idempotency-Key: $(cat /proc/sys/kernel/random/uuid)" \\
-  -o document.pdf --data-binary @- <<'JSON'
+  -o document.pdf --remove-on-error --data-binary @- <<'JSON'
 ${json}
 JSON`;
   const typescript = `import { writeFile } from 'node:fs/promises';

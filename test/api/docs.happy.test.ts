@@ -79,7 +79,7 @@ function sample(section: string, label: string): string {
 /** A curl sample as the request it sends: method, path, headers (the key in place of $SVC_API_KEY), here-document body. */
 function requestOfCurl(curl: string, key: string): { path: string; init: RequestInit } {
   const [command, heredoc] = curl.split("<<'JSON'\n");
-  const url = /^curl (?:-X (\w+) )?'([^']+)'/.exec(command!)!;
+  const url = /^curl --fail-with-body (?:-X (\w+) )?'([^']+)'/.exec(command!)!;
   const headers = [...command!.matchAll(/-H (?:'([^']*)'|"([^"]*)")/g)].map((match) =>
     (match[1] ?? match[2])!.replace('$SVC_API_KEY', key),
   );
