@@ -73,7 +73,7 @@ export interface paths {
         };
         /**
          * List document records
-         * @description Records of documents the account made through the API in the last 90 days, newest first (created_at, then id, both descending).
+         * @description Records of documents the account made through the API in the last 90 days, newest first (created_at, then id, both descending). Documents made in the web app (`source` `web`) are not listed here: Settings' history shows them, and GET /api/v1/documents/{id} returns their record.
          */
         get: operations["listDocuments"];
         put?: never;
@@ -117,7 +117,7 @@ export interface paths {
         };
         /**
          * Get a document record
-         * @description One Document object (metadata only). Unknown, foreign or older than 90 days: 404 document_not_found.
+         * @description One Document object (metadata only), whatever made it: a document made in the web app has `source` `web`. Unknown, foreign or older than 90 days: 404 document_not_found.
          */
         get: operations["getDocument"];
         put?: never;

@@ -20,6 +20,8 @@ export interface SampleCall {
   needsKey: boolean;
   /** The answer is a file: curl writes it to this name. */
   file?: string;
+  /** Where the service is: the page of a deployment (the web app's "Copy as API request") knows; by default SAMPLE_BASE_URL. */
+  baseUrl?: string;
 }
 
 /** A shell word in single quotes, which the shell reads without any expansion. */
@@ -30,7 +32,7 @@ export function curlSample(call: SampleCall): string {
   // --fail-with-body: an error answer exits non-zero (22) and prints its JSON; with -o, --remove-on-error deletes the
   // file it was written to, so a wrong key never leaves a JSON error saved under the PDF's name.
   const lines = [
-    `curl --fail-with-body ${call.method === 'GET' ? '' : `-X ${call.method} `}${shellQuoted(`${SAMPLE_BASE_URL}${call.path}${query ? `?${query}` : ''}`)}`,
+    `curl --fail-with-body ${call.method === 'GET' ? '' : `-X ${call.method} `}${shellQuoted(`${call.baseUrl ?? SAMPLE_BASE_URL}${call.path}${query ? `?${query}` : ''}`)}`,
   ];
   if (call.needsKey) lines.push(`-H "${HEADERS.authorization}: Bearer $SVC_API_KEY"`);
   for (const [name, value] of Object.entries(call.headers)) lines.push(`-H ${shellQuoted(`${name}: ${value}`)}`);
@@ -63,7 +65,7 @@ export function typeScriptSample(call: SampleCall): string {
   ];
   return `import { createClient } from './src/client/index.ts';
 
-const svc = createClient({ baseUrl: '${SAMPLE_BASE_URL}', apiKey: process.env.SVC_API_KEY });
+const svc = createClient({ baseUrl: '${call.baseUrl ?? SAMPLE_BASE_URL}', apiKey: process.env.SVC_API_KEY });
 const answer = await svc.${call.operationId}(${args.join(', ')});`;
 }
 

@@ -43,12 +43,11 @@ const NAVIGATION = [
   { label: 'Usage', path: PAGE_PATHS.usage },
 ] as const;
 
-/** The navigation of a page signed out: where to start. */
+/** The navigation of a page signed out: where to start (sign-up, which may be closed, is offered by the pages that can tell). */
 function signedOutNavigation(): Html {
   return html`<nav aria-label="Account"><ul>
 <li><a href="${PAGE_PATHS.apiReference}">API reference</a></li>
 <li><a href="${PAGE_PATHS.signIn}">Sign in</a></li>
-<li><a href="${PAGE_PATHS.signUp}">Sign up</a></li>
 </ul></nav>`;
 }
 

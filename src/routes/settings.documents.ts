@@ -4,6 +4,7 @@ import { isoSeconds } from '../clock.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { LIMITS } from '../contract/limits.ts';
+import { curlSample, type SampleCall, typeScriptSample } from '../docs/samples.ts';
 import { documentFilename } from '../documents/filename.ts';
 import type { CreatedDocument } from '../documents/made.ts';
 import { parseDocumentRequest } from '../documents/request.ts';
@@ -30,6 +31,7 @@ import { isTokenShaped, newToken } from '../settings/tokens.ts';
 import { printedTotals } from '../templates/printed-totals.ts';
 import { findTemplate, TEMPLATES } from '../templates/registry.ts';
 import type { TemplateDefinition } from '../templates/template.ts';
+import { createDocumentRoute } from './documents.create.ts';
 
 /**
  * The web app's document form may be as large as the API's body (128 KiB of JSON): url-encoded, a character of a
@@ -142,22 +144,21 @@ function pdfAnswer(created: CreatedDocument, disposition: 'inline' | 'attachment
   });
 }
 
+/** The form as the API request it stands for, with the samples /docs/api gives (src/docs/samples.ts). */
 function copyOf(made: FormBody, baseUrl: string) {
-  const json = JSON.stringify(made.body, null, 2);
-  const curl = `curl --fail-with-body -X POST ${baseUrl}/api/v1/documents \\
-  -H "Authorization: Bearer $SVC_API_KEY" \\
-  -H "Content-Type: application/json" \\
-  -H "Idempotency-Key: $(cat /proc/sys/kernel/random/uuid)" \\
-  -o document.pdf --remove-on-error --data-binary @- <<'JSON'
-${json}
-JSON`;
-  const typescript = `import { writeFile } from 'node:fs/promises';
-import { createClient, newIdempotencyKey } from './src/client/index.ts';
-
-const svc = createClient({ baseUrl: '${baseUrl}', apiKey: process.env.SVC_API_KEY });
-const doc = await svc.createDocument(${json.replace(/\n/g, '\n')}, { idempotencyKey: newIdempotencyKey() });
-await writeFile(doc.filename, doc.pdf);`;
-  return { json, curl, typescript };
+  const call: SampleCall = {
+    method: createDocumentRoute.method,
+    path: createDocumentRoute.path,
+    operationId: createDocumentRoute.doc.operationId,
+    pathValues: [],
+    query: {},
+    headers: {},
+    body: made.body,
+    needsKey: true,
+    file: 'document.pdf',
+    baseUrl,
+  };
+  return { json: JSON.stringify(made.body, null, 2), curl: curlSample(call), typescript: typeScriptSample(call) };
 }
 
 /** A form sent with a form id this service did not make: an old page, or none at all. */

@@ -102,7 +102,7 @@ describe('Settings pages: markup', () => {
     expect(keys.columns).toEqual(['Name', 'Kind', 'Prefix', 'Created', 'Last used', 'Status', 'Actions']);
     expect(keys.rows).toEqual([keys.columns, keys.columns]);
     const history = tableLabels(await (await browser.get('/settings/usage')).text(), 'documents-title');
-    expect(history.columns).toEqual(['Created', 'Reference', 'Template', 'Mode', 'Credits', 'Document id']);
+    expect(history.columns).toEqual(['Created', 'Reference', 'Template', 'Mode', 'Source', 'Credits', 'Document id']);
     expect(history.rows).toEqual([history.columns]);
   });
 });
