@@ -18,6 +18,8 @@ export interface AppDeps {
   readonly fonts: FontSet;
   /** Absent when no mail transport is configured: Settings cannot send sign-in links then. */
   readonly mailer?: Mailer;
+  /** The address a Bun or Node server was started on, for sign-in links without PUBLIC_BASE_URL (src/settings/sign-in.ts). */
+  readonly listenOrigin?: string;
 }
 
 export interface RequestTrace {

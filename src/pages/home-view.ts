@@ -1,6 +1,7 @@
 import { PLANS } from '../accounts/plans.ts';
 import { LIMITS } from '../contract/limits.ts';
 import type { TemplateDefinition } from '../templates/template.ts';
+import { firstRequest } from './first-request.ts';
 import { type Html, html } from './html.ts';
 import { PAGE_PATHS, SERVICE_NAME } from './layout.ts';
 
@@ -26,12 +27,7 @@ function plansTable(): Html {
 </table></div>`;
 }
 
-const FIRST_REQUEST = `curl --fail-with-body -X POST https://<this service>/api/v1/documents \\
-  -H "Authorization: Bearer $SVC_API_KEY" -H "Content-Type: application/json" \\
-  -o invoice.pdf --remove-on-error \\
-  -d '{"template":"invoice","mode":"preview","fields":{"seller_name":"Me","client_name":"You","invoice_number":"1","date":"2026-12-01","currency":"EUR","items":"Work | 2 | 50"}}'`;
-
-export function homeView(input: { templates: readonly TemplateDefinition[]; signUpOpen: boolean }): Html {
+export function homeView(input: { templates: readonly TemplateDefinition[]; signUpOpen: boolean; baseUrl: string }): Html {
   const samples = input.templates.map(
     (template) =>
       html`<li><strong>${template.name}</strong>: ${template.description}<br><a href="${SAMPLES_PATH}/${template.slug}" type="application/pdf">Sample ${template.name.toLowerCase()} (PDF, watermarked preview)</a></li>`,
@@ -57,7 +53,7 @@ ${plansTable()}
 <li><a href="${OPENAPI_PATH}">openapi.json</a>: the OpenAPI 3.1 description.</li>
 </ul>
 <p class="table-title">A first request (a key comes from Settings, API keys)</p>
-<pre><code>${FIRST_REQUEST}</code></pre>`;
+<pre><code>${firstRequest(input.baseUrl)}</code></pre>`;
 }
 
 export function notFoundView(): Html {

@@ -5,6 +5,7 @@ import { type DocumentRow, SOURCES } from '../documents/record.ts';
 import { MAIL_ADDRESS_MAX_CHARS } from '../mail/address.ts';
 import type { Session } from '../settings/sessions.ts';
 import { SIGN_IN_LINK_LIFETIME_MINUTES, SIGN_IN_LINK_PATH } from '../settings/sign-in.ts';
+import { firstRequest } from './first-request.ts';
 import { type Html, html } from './html.ts';
 import { buttonForm, csrfField, isoTime, PAGE_PATHS, time } from './layout.ts';
 
@@ -106,7 +107,7 @@ function creditFacts(account: AccountView): Html {
 <dt>Period ends</dt><dd>${isoTime(account.credits.period_end)}</dd>`;
 }
 
-export function overviewView(session: Session, account: AccountView): Html {
+export function overviewView(session: Session, account: AccountView, baseUrl: string): Html {
   // One list, so that the labels of the account and of its credits share one column.
   return html`<h1>Overview</h1>
 <dl class="facts">
@@ -115,7 +116,15 @@ export function overviewView(session: Session, account: AccountView): Html {
 ${creditFacts(account)}
 </dl>
 ${limitsTable(account)}
-<p>Manage your keys under API keys; see the documents you made under Usage.</p>
+<h2>Next steps</h2>
+<ol class="steps">
+<li><a href="${PAGE_PATHS.newDocument}">Make a document</a> in the browser: fill in a form, check the totals, preview it free, then make the final PDF for 1 credit.</li>
+<li><a href="${PAGE_PATHS.keys}">Create an API key</a> to make documents from your own software.</li>
+<li>Send a first request with it (a free preview), then read <a href="/docs/api">the API reference</a>:</li>
+</ol>
+<pre><code id="first-request">${firstRequest(baseUrl)}</code></pre>
+<p><button type="button" class="copy" data-copy="first-request" hidden>Copy</button></p>
+<p>See the documents you made, from the API and the web app, under <a href="${PAGE_PATHS.usage}">Usage</a>.</p>
 <h2>Sessions</h2>
 <p>Signing out everywhere ends every session of this account, on every device, this one included.</p>
 ${buttonForm(PAGE_PATHS.signOutEverywhere, 'Sign out everywhere', session)}`;

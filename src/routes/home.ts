@@ -17,7 +17,7 @@ export const getHomeRoute = definePage({
     withPageSecurityHeaders(
       pageResponse({
         title: 'Invoices, quotes and receipts as PDF',
-        body: homeView({ templates: TEMPLATES, signUpOpen: deps.config.signUpEnabled }),
+        body: homeView({ templates: TEMPLATES, signUpOpen: deps.config.signUpEnabled, baseUrl }),
       }),
       baseUrl,
     ),

@@ -196,7 +196,11 @@ async function pasted(page: SignedInPageRequest, fallback: TemplateDefinition | 
   const notice = leftOut.length
     ? html`<p class="notice">The form has no place for ${leftOut.join(', ')}: ${leftOut.length === 1 ? 'it was' : 'they were'} left out.</p>`
     : undefined;
-  return formPage(page, { template, form, ...(notice ? { notice } : {}) });
+  // The body is checked as sent, so that a value the form's inputs cannot hold (a date that does not exist, which a
+  // browser's date input empties) is still named at its field. Its line items fill the first rows, in order.
+  const made: FormBody = { body: { ...body, mode: 'preview' }, itemRows: Array.from({ length: form.itemRows }, (_, row) => row) };
+  const checked = checkedBody(made);
+  return formPage(page, { template, form, status: checked.status, ...checked.shown(template, made), ...(notice ? { notice } : {}) });
 }
 
 /** A refusal of the checks (400, 404, 409, 422) as problems at the fields; any other refusal is answered as a page. */
@@ -258,16 +262,24 @@ async function final(page: SignedInPageRequest, template: TemplateDefinition, fo
   }
 }
 
-async function check(page: SignedInPageRequest, template: TemplateDefinition, form: FormValues): Promise<Response> {
-  const body = madeBody(template, form, 'preview');
-  const formId = formIdOf(page.form);
+/** The checks of POST /api/v1/documents/validate on a body: its totals as printed, or its problems at the fields. */
+function checkedBody(made: FormBody) {
   try {
-    const document = parseDocumentRequest(body.body);
-    return formPage(page, { template, form, formId, totals: printedTotals(document) });
+    const totals = printedTotals(parseDocumentRequest(made.body));
+    return { status: 200, shown: () => ({ totals }) };
   } catch (error) {
     if (!isFieldRefusal(error)) throw error;
-    return formPage(page, { template, form, formId, status: error.status, problems: problemsOf(error, template, body) });
+    return {
+      status: error.status,
+      shown: (template: TemplateDefinition, body: FormBody) => ({ problems: problemsOf(error, template, body) }),
+    };
   }
+}
+
+async function check(page: SignedInPageRequest, template: TemplateDefinition, form: FormValues): Promise<Response> {
+  const made = madeBody(template, form, 'preview');
+  const checked = checkedBody(made);
+  return formPage(page, { template, form, formId: formIdOf(page.form), status: checked.status, ...checked.shown(template, made) });
 }
 
 export const settingsNewDocumentRoute = settingsPage({

@@ -12,6 +12,6 @@ export const settingsOverviewRoute = settingsPage({
   session: 'required',
   async handle({ context, session }) {
     const account = await renewPeriodIfEnded(context.deps.db, session.account, context.deps.clock.now());
-    return pageResponse({ title: 'Overview', session, body: overviewView(session, accountSummary(account)) });
+    return pageResponse({ title: 'Overview', session, body: overviewView(session, accountSummary(account), context.baseUrl) });
   },
 });

@@ -27,7 +27,7 @@ function linkRequest(page: PageRequest): { deps: SignInDeps; request: LinkReques
   if (!email) return { invalidEmail: typed };
   return {
     deps: { ...context.deps, mailer, afterAnswer: context.waitUntil },
-    request: { email, requestOrigin: context.url.origin, clientAddress: context.clientAddress, requestId: context.requestId },
+    request: { email, clientAddress: context.clientAddress, requestId: context.requestId },
   };
 }
 

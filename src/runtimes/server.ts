@@ -143,7 +143,8 @@ export async function startServer(env: Record<string, string | undefined>, args:
     stopWith(`cannot open the database of DATABASE_URL: ${redacted(error, [env.DATABASE_URL, env.DATABASE_AUTH_TOKEN])}`);
   }
   const fonts = loadFonts(readFontFiles());
-  const app = createApp({ db, clock: systemClock, config, fonts, mailer: mailerFor(mail) });
+  const listenOrigin = `http://${hostname === '0.0.0.0' || hostname === '::' ? 'localhost' : hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
+  const app = createApp({ db, clock: systemClock, config, fonts, mailer: mailerFor(mail), listenOrigin });
   // The process's own waitUntil: as on Workers, work left after an answer is kept track of, so a stop lets it end.
   const pending = new Set<Promise<unknown>>();
   const waitUntil = (task: Promise<unknown>) => {

@@ -129,9 +129,8 @@ describe.each(['bun', 'worker'] as const)('The web app in Chromium on %s', { tim
     await page.getByText('Start from a JSON request body').click();
     await page.getByLabel('A JSON request body').fill(JSON.stringify(INVOICE, null, 2));
     await page.getByRole('button', { name: 'Fill the form from it' }).click();
+    // The body is checked as it is filled in: its wrong date is named at the field and in the summary at once.
     await expect.poll(() => page.getByLabel('Seller name').inputValue()).toBe('Bäckerei Zeynep Öztürk');
-
-    await page.getByRole('button', { name: 'Check and show totals' }).click();
     const summary = page.locator('#problems');
     await summary.waitFor();
     expect(await summary.innerText()).toContain('Date: A real calendar date YYYY-MM-DD.');
@@ -205,7 +204,9 @@ describe.each(['bun', 'worker'] as const)('The web app in Chromium on %s', { tim
     expect(await query(server, "SELECT id FROM documents WHERE source = 'web' AND mode = 'final'")).toHaveLength(1);
     await page.goto(`${server.baseUrl}/settings/documents/new/invoice`);
     expect(await page.locator('main').innerText()).toContain('No credit is left this period');
-    expect(consoleErrors).toEqual([]);
+    // Chromium reports each page answered 4xx (the 422 of the problems, the 402) as a failed load; nothing else, no
+    // refusal of the Content-Security-Policy, no missing icon.
+    expect(consoleErrors.filter((message) => !/responded with a status of (422|402)\b/.test(message))).toEqual([]);
   });
 
   it('makes a quote and a receipt with JavaScript off, by keyboard, on a 390 px phone', async () => {

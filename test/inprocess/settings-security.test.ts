@@ -4,7 +4,7 @@ import { createAccount, findAccountByEmail } from '../../src/accounts/store.ts';
 import { accounts, apiKeys, documents, rateLimitWindows, sessions, signInLinks } from '../../src/db/schema.ts';
 import { sha256Hex } from '../../src/hash.ts';
 import { newToken } from '../../src/settings/tokens.ts';
-import { BASE, createTestApp, type TestApp, withLimiterDown } from '../support/app.ts';
+import { BASE, createTestApp, interceptDb, type TestApp, withLimiterDown } from '../support/app.ts';
 import { finalInvoice } from '../support/documents.ts';
 import { createInbox, type Inbox } from '../support/inbox.ts';
 import { csrfIn, formIdIn, PAGE_HEADERS, SettingsBrowser, secretIn } from '../support/settings-client.ts';
@@ -525,5 +525,65 @@ describe('Settings: sign-in emails are rate-limited', () => {
     }
     expect(answers.slice(0, 20).every((status) => status === 401)).toBe(true);
     expect(answers[20]).toBe(429);
+  });
+});
+
+describe('Settings: asking for a link tells nothing of who has an account', () => {
+  it('points the link at the address the server was started on without PUBLIC_BASE_URL, never at the request’s Host', async () => {
+    const app = await createTestApp({ mailer: inbox.mailer });
+    await createAccount(app.db, { email: 'host@example.com', plan: 'free', emailConfirmed: true, now: app.clock.now() });
+    const answer = await app.fetch(
+      new Request('http://evil.example:18791/settings/sign-in', {
+        method: 'POST',
+        headers: { Origin: 'http://evil.example:18791', 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'email=host%40example.com',
+      }),
+    );
+    expect(answer.status).toBe(200);
+    expect(inbox.messages).toHaveLength(1);
+    expect(inbox.messages[0]!.text).not.toContain('evil.example');
+    expect(inbox.linkFor('host@example.com').startsWith(`${new URL(BASE).origin}/settings/sign-in/link?token=`)).toBe(true);
+  });
+
+  it('does the same work before answering for a known and an unknown address, sign-in and sign-up alike', async () => {
+    const done: string[] = [];
+    const record =
+      (kind: string) =>
+      (real: (...args: never[]) => unknown) =>
+      (...args: never[]) => {
+        done.push(kind);
+        return real(...args);
+      };
+    const app = await createTestApp({
+      mailer: inbox.mailer,
+      awaitBackgroundTasks: false,
+      wrapDb: (db) =>
+        interceptDb(db, { batch: record('batch') as never, insert: record('insert'), select: record('select'), run: record('run') }),
+    });
+    await createAccount(app.db, { email: 'known@example.com', plan: 'free', emailConfirmed: true, now: app.clock.now() });
+    const held: Promise<unknown>[] = [];
+    const before = async (path: string, email: string) => {
+      done.length = 0;
+      const answer = await app.fetch(
+        new Request(`${BASE}${path}`, {
+          method: 'POST',
+          headers: { Origin: new URL(BASE).origin, 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ email }).toString(),
+        }),
+        { clientAddress: '198.51.100.9', waitUntil: (task) => held.push(task) },
+      );
+      expect(answer.status).toBe(200);
+      return [...done];
+    };
+    for (const path of ['/settings/sign-in', '/settings/sign-up']) {
+      const known = await before(path, 'known@example.com');
+      const unknown = await before(path, `nobody.${crypto.randomUUID()}@example.com`);
+      expect(known, path).toEqual(unknown);
+      // Nothing of the link is made before the answer: no sign-in link row yet, no account for the new address.
+      expect(await app.db.select().from(signInLinks)).toEqual([]);
+    }
+    await Promise.all(held);
+    expect(inbox.messages.filter((message) => message.to === 'known@example.com')).toHaveLength(2);
+    expect(await app.db.select().from(signInLinks)).toHaveLength(3);
   });
 });

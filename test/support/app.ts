@@ -91,7 +91,9 @@ async function inProcessApp(options: TestAppOptions): Promise<TestApp> {
   const { db } = await openDatabase(':memory:');
   const clock = new TestClock();
   const config = loadConfig(options.env ?? {}, { logRequests: false, rateLimitsEnabled: false, ...options.config });
-  const deps = { db: options.wrapDb ? options.wrapDb(db) : db, clock, config, fonts: options.fonts ?? testFonts() };
+  // The address a real server would have been started on: where sign-in links point without PUBLIC_BASE_URL.
+  const listenOrigin = new URL(BASE).origin;
+  const deps = { db: options.wrapDb ? options.wrapDb(db) : db, clock, config, fonts: options.fonts ?? testFonts(), listenOrigin };
   const handler = createApp(options.mailer ? { ...deps, mailer: options.mailer } : deps, options.routes ?? ROUTES);
   const fetch: FetchHandler =
     options.awaitBackgroundTasks === false
