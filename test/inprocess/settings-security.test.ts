@@ -562,7 +562,7 @@ describe('Settings: asking for a link tells nothing of who has an account', () =
     });
     await createAccount(app.db, { email: 'known@example.com', plan: 'free', emailConfirmed: true, now: app.clock.now() });
     const held: Promise<unknown>[] = [];
-    const before = async (path: string, email: string) => {
+    const workBeforeAnswer = async (path: string, email: string) => {
       done.length = 0;
       const answer = await app.fetch(
         new Request(`${BASE}${path}`, {
@@ -576,8 +576,8 @@ describe('Settings: asking for a link tells nothing of who has an account', () =
       return [...done];
     };
     for (const path of ['/settings/sign-in', '/settings/sign-up']) {
-      const known = await before(path, 'known@example.com');
-      const unknown = await before(path, `nobody.${crypto.randomUUID()}@example.com`);
+      const known = await workBeforeAnswer(path, 'known@example.com');
+      const unknown = await workBeforeAnswer(path, `nobody.${crypto.randomUUID()}@example.com`);
       expect(known, path).toEqual(unknown);
       // Nothing of the link is made before the answer: no sign-in link row yet, no account for the new address.
       expect(await app.db.select().from(signInLinks)).toEqual([]);
