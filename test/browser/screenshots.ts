@@ -108,6 +108,39 @@ async function walk(browser: Browser, server: SettingsServer, sink: SmtpSink, vi
   await page.waitForURL(/reference=/);
   await at('11-usage-filtered');
 
+  // The web app: the chooser, a form with its problems, its totals, its request to copy, the out-of-credits page.
+  await page.goto(`${server.baseUrl}/settings/documents/new`);
+  await at('20-new-document');
+  await page.getByRole('link', { name: 'Invoice', exact: true }).click();
+  await at('21-invoice-form');
+  await page.getByLabel('Seller name (required)').fill('Bäckerei Zeynep Öztürk');
+  await page.getByLabel('Client name (required)').fill('Café Lumière');
+  await page.getByLabel('Invoice number (required)').fill('WEB-0001');
+  await page.getByLabel('Description').first().fill('Croissants');
+  await page.getByLabel('Quantity').first().fill('forty');
+  await page.getByLabel('Unit price').first().fill('1.20');
+  await page.getByRole('button', { name: 'Check and show totals' }).click();
+  await page.locator('#problems').waitFor();
+  await at('22-invoice-problems');
+  await page.getByLabel('Date (required)').fill('2026-12-01');
+  await page.getByLabel('Currency (required)').selectOption('EUR');
+  await page.getByLabel('Quantity').first().fill('40');
+  await page.getByLabel('Discount').fill('10%');
+  await page.getByLabel('Tax rate').fill('7');
+  await page.getByRole('button', { name: 'Check and show totals' }).click();
+  await page.locator('#totals').waitFor();
+  await at('23-invoice-totals');
+  await page.getByRole('button', { name: 'Preview', exact: true }).click();
+  await page.waitForTimeout(1_000);
+  await at('24-invoice-preview');
+  await page.getByRole('button', { name: 'Copy as API request' }).click();
+  await page.locator('#copy').waitFor();
+  await at('25-invoice-copy');
+  await page.goto(`${server.baseUrl}/`);
+  await at('26-front-door');
+  await page.goto(`${server.baseUrl}/settings`);
+  await at('27-overview-next-steps');
+
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await page.waitForURL(`${server.baseUrl}/settings/sign-in`);
   await at('12-sign-in');
