@@ -11,8 +11,7 @@ import type { RouteSpec } from './http/route.ts';
 import { buildRouter } from './http/router.ts';
 import { RateLimitReport } from './limits/report.ts';
 import { type LogLevel, log } from './log.ts';
-import { notFoundView } from './pages/home-view.ts';
-import { pageResponse } from './pages/layout.ts';
+import { notFoundPage } from './pages/home-view.ts';
 import { settingsErrorPage, settingsNotFoundPage } from './pages/page-route.ts';
 import { isSettingsPath, withPageSecurityHeaders } from './pages/security.ts';
 import { RenderEngine } from './render/engine.ts';
@@ -85,7 +84,7 @@ async function notFound(request: Request, url: URL, context: Omit<RequestContext
   if (isSettingsPath(url.pathname)) return settingsNotFoundPage(context);
   const api = url.pathname.startsWith('/api/') || !(request.headers.get(HEADERS.accept) ?? '').includes('text/html');
   if (api) return errorResponse(new ApiError('not_found'), context);
-  return withPageSecurityHeaders(pageResponse({ title: 'Page not found', status: 404, body: notFoundView() }), context.baseUrl);
+  return notFoundPage(context.baseUrl);
 }
 
 /**

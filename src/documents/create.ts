@@ -10,7 +10,6 @@ import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import type { Database } from '../db/database.ts';
 import { statementOf, statementsPerDatabase } from '../db/prepared.ts';
-import { sha256Hex } from '../hash.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
 import { attemptValues, type Lease, leaseDecisionOf, leaseFree, leaseInBatch, leaseTaken } from '../idempotency/lease.ts';
 import { newId } from '../ids.ts';
@@ -22,7 +21,7 @@ import { countFinalOnKey, finalsOpenInSql } from '../limits/key-counters.ts';
 import { admissionOf, admitInBatch, admitStatements, openInSql, singleAdmission } from '../limits/limiter.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import type { RenderEngine } from '../render/engine.ts';
-import { type CreatedDocument, giveBackKey, inProgress, insufficientCredits, recordMade } from './made.ts';
+import { type CreatedDocument, giveBackKey, inProgress, insufficientCredits, REPLAY_ASKERS, recordMade, replayOf } from './made.ts';
 import { type DocumentRow, recordOfAccount, SOURCES } from './record.ts';
 import { renderDocument } from './render.ts';
 import { type DocumentRequest, parseDocumentRequest } from './request.ts';
@@ -119,22 +118,9 @@ async function replay(
   input: CreateDocumentInput,
   deps: CreateDocumentDeps,
 ): Promise<CreatedDocument> {
-  const { auth } = input;
   const row = await replayBatch(documentId, input, deps, document.mode);
-  if (!row || row.templateVersion !== document.template.version) {
-    throw new ApiError('idempotency_replay_unavailable', {
-      detail: 'template_version_changed',
-      message: `The ${document.template.slug} template has changed since this key was used; retry with a new key (a new document, which uses a credit).`,
-    });
-  }
-  const bytes = await renderDocument(document, input, deps);
-  if (sha256Hex(bytes) !== row.sha256) {
-    throw new ApiError('idempotency_replay_unavailable', {
-      detail: 'output_changed',
-      message: 'Making this document again no longer gives the recorded bytes; retry with a new key.',
-    });
-  }
-  return { document, row, bytes, creditUsed: false, creditsRemaining: auth.account.creditsRemaining, replay: true };
+  const render = () => renderDocument(document, input, deps);
+  return replayOf(row, document, input.auth.account.creditsRemaining, render, REPLAY_ASKERS.key);
 }
 
 /** What prepareCreate sends with the sign-in, and what reading the answers needs. */

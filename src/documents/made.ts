@@ -41,6 +41,39 @@ export function insufficientCredits(creditsRemaining: number, periodEnd: number)
   });
 }
 
+/** Who asks for a replay, as a refusal names them: an Idempotency-Key of the API's, or a web form. */
+export const REPLAY_ASKERS = {
+  key: { since: 'this key was used', retry: 'retry with a new key' },
+  form: { since: 'this form made its document', retry: 'start a new form' },
+} as const;
+
+/**
+ * A replay (section 3): the document again, from its record, re-rendered and checked against it; free. Refused
+ * 409 when the template has changed since, or the bytes would differ: never different bytes under an old id.
+ */
+export async function replayOf(
+  record: DocumentRow | undefined,
+  document: DocumentRequest,
+  creditsRemaining: number,
+  render: () => Promise<Uint8Array<ArrayBuffer>>,
+  asker: (typeof REPLAY_ASKERS)[keyof typeof REPLAY_ASKERS],
+): Promise<CreatedDocument> {
+  if (!record || record.templateVersion !== document.template.version) {
+    throw new ApiError('idempotency_replay_unavailable', {
+      detail: 'template_version_changed',
+      message: `The ${document.template.slug} template has changed since ${asker.since}; ${asker.retry} (a new document, which uses a credit).`,
+    });
+  }
+  const bytes = await render();
+  if (sha256Hex(bytes) !== record.sha256) {
+    throw new ApiError('idempotency_replay_unavailable', {
+      detail: 'output_changed',
+      message: `Making this document again no longer gives the recorded bytes; ${asker.retry}.`,
+    });
+  }
+  return { document, row: record, bytes, creditUsed: false, creditsRemaining, replay: true };
+}
+
 /** What was made and for whom: the record is built from it. */
 interface MadeDocument {
   readonly document: DocumentRequest;

@@ -7,16 +7,15 @@ import { ApiError } from '../contract/api-error.ts';
 import type { Database } from '../db/database.ts';
 import { statementOf, statementsPerDatabase } from '../db/prepared.ts';
 import { accounts } from '../db/schema.ts';
-import { sha256Hex } from '../hash.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
-import { attemptValues, type Lease, leaseDecisionOf, leaseInBatch } from '../idempotency/lease.ts';
+import { attemptValues, leaseDecisionOf, leaseInBatch } from '../idempotency/lease.ts';
 import { newId } from '../ids.ts';
 import type { JsonValue } from '../json/parse.ts';
 import { previewBuckets, replayBuckets, webFinalBuckets } from '../limits/buckets.ts';
 import { countRequest } from '../limits/count.ts';
 import type { RenderEngine } from '../render/engine.ts';
-import { type CreatedDocument, giveBackKey, inProgress, insufficientCredits, recordMade } from './made.ts';
-import { recordOfAccount, SOURCES } from './record.ts';
+import { type CreatedDocument, giveBackKey, inProgress, insufficientCredits, REPLAY_ASKERS, recordMade, replayOf } from './made.ts';
+import { type DocumentRow, recordOfAccount, SOURCES } from './record.ts';
 import { renderDocument } from './render.ts';
 import { type DocumentRequest, parseDocumentRequest } from './request.ts';
 
@@ -51,7 +50,7 @@ export class FormAlreadyUsed extends Error {}
  * The Idempotency-Key a web form's final is held under, in the account's own keys (idempotency_keys). The API's
  * keys are visible ASCII only, so a key with spaces can never be one of the API's.
  */
-export function webIdempotencyKey(formId: string): string {
+function webIdempotencyKey(formId: string): string {
   return `web form ${formId}`;
 }
 
@@ -103,7 +102,7 @@ export async function makeWebDocument(input: WebDocumentInput, deps: WebDocument
   const decision = leaseDecisionOf({ accountId: account.id, key, fingerprint, leaseId }, [before, taken]);
   if (decision.kind === 'reused') throw new FormAlreadyUsed();
   if (decision.kind === 'in_progress') throw inProgress();
-  if (decision.kind === 'replay') return replay(decision.documentId, document, account, input, deps);
+  if (decision.kind === 'replay') return replay(decision.documentId, document, account, render, input, deps);
   // The key was free and not taken: the one condition of taking it, a credit left, did not hold.
   if (decision.kind === 'free') throw insufficientCredits(account.creditsRemaining, account.periodEnd);
 
@@ -114,7 +113,7 @@ export async function makeWebDocument(input: WebDocumentInput, deps: WebDocument
     return await recordMade({ document, bytes, account, keyId: '', source: SOURCES.web, lease }, deps);
   } catch (error) {
     const unconfirmed = error instanceof ApiError && error.code === 'commit_status_unknown';
-    if (!unconfirmed) await giveBackKey(deps.db, lease satisfies Lease, input.requestId);
+    if (!unconfirmed) await giveBackKey(deps.db, lease, input.requestId);
     throw error;
   }
 }
@@ -124,26 +123,13 @@ async function replay(
   documentId: string,
   document: DocumentRequest,
   account: AccountRow,
+  render: () => Promise<Uint8Array<ArrayBuffer>>,
   input: WebDocumentInput,
   deps: WebDocumentDeps,
 ): Promise<CreatedDocument> {
   await countRequest(replayBuckets('final', account.id, undefined, planOf(account.plan).limits), deps, { requestId: input.requestId });
-  const [row] = await deps.db.batch([recordOfAccount(deps.db, account.id, documentId, deps.clock.now())] as unknown as Parameters<
+  const [rows] = await deps.db.batch([recordOfAccount(deps.db, account.id, documentId, deps.clock.now())] as unknown as Parameters<
     Database['batch']
   >[0]);
-  const record = (row as CreatedDocument['row'][])[0];
-  if (!record || record.templateVersion !== document.template.version) {
-    throw new ApiError('idempotency_replay_unavailable', {
-      detail: 'template_version_changed',
-      message: `The ${document.template.slug} template has changed since this form made its document; start a new form (a new document, which uses a credit).`,
-    });
-  }
-  const bytes = await renderDocument(document, { asJson: false, onRendered: input.onRendered }, deps);
-  if (sha256Hex(bytes) !== record.sha256) {
-    throw new ApiError('idempotency_replay_unavailable', {
-      detail: 'output_changed',
-      message: 'Making this document again no longer gives the recorded bytes; start a new form.',
-    });
-  }
-  return { document, row: record, bytes, creditUsed: false, creditsRemaining: account.creditsRemaining, replay: true };
+  return replayOf((rows as DocumentRow[])[0], document, account.creditsRemaining, render, REPLAY_ASKERS.form);
 }

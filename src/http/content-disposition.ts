@@ -12,10 +12,11 @@ function extValue(name: string): string {
 
 /**
  * `attachment; filename="<ASCII fallback>"`, plus `filename*` (RFC 6266) whenever the fallback had to change
- * the name: non-ASCII, or a quote, backslash or control character that would break the quoted string.
+ * the name: non-ASCII, or a quote, backslash or control character that would break the quoted string. `inline`
+ * for a PDF shown where it is opened (the web app's preview, the front door's samples).
  */
-export function contentDisposition(filename: string): string {
+export function contentDisposition(filename: string, type: 'attachment' | 'inline' = 'attachment'): string {
   const fallback = filename.replace(/[^\x20-\x7e]|["\\]/gu, '_');
-  const header = `attachment; filename="${fallback}"`;
+  const header = `${type}; filename="${fallback}"`;
   return fallback === filename ? header : `${header}; filename*=${extValue(filename)}`;
 }

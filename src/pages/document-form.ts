@@ -30,13 +30,11 @@ export interface FormField {
   readonly choices?: readonly string[];
 }
 
-/** The rules of each field type as the form's hints say them (spec 2.3), by the field type's name. */
+/** The rules of each field type as the form's hints say them (spec 2.3), by the field type's name; an enum and a boolean need none. */
 const TYPE_RULES: Readonly<Record<string, (maxLength: number | undefined) => string>> = {
   text: (max) => `One line, at most ${max ?? LIMITS.textChars} characters.`,
   multiline: (max) => `Several lines allowed, at most ${max ?? LIMITS.multilineChars} characters.`,
   date: () => 'A date, YYYY-MM-DD; printed as entered.',
-  enum: () => '',
-  boolean: () => '',
   currency: () => 'ISO 4217 code; it decides how many decimals amounts may have and how they print.',
   money: () => "An amount of 0 or more, such as 1250.00, with at most the currency's decimals.",
   percent: () => 'A percentage from 0 to 100, such as 20 or 7.5%.',

@@ -1,3 +1,4 @@
+import { LIMITS } from '../contract/limits.ts';
 import type { TotalsRow } from '../render/document.ts';
 import type { Session } from '../settings/sessions.ts';
 import type { TemplateDefinition } from '../templates/template.ts';
@@ -22,11 +23,16 @@ export function newDocumentPath(slug: string): string {
   return `${PAGE_PATHS.newDocument}/${encodeURIComponent(slug)}`;
 }
 
+/** The labels of the request's own options, which the form shows beside the template's fields. */
+export const OPTION_LABELS = { paper: 'Paper', reference: 'Your reference' } as const;
+
+const REFERENCE_HINT = `Your own label for finding the document in the history; never printed. 1 to ${LIMITS.referenceChars} printable ASCII characters; no personal information.`;
+
 /** The target of the preview form: an inline frame of the page (no JavaScript needed to show the PDF in place). */
 export const PREVIEW_FRAME = 'preview';
 
 /** What every document page states about where the fields go. */
-const NOTHING_STORED = html`<p class="notice">Nothing you type is stored on our server: the document is made from the form and sent to you, and only its record (template, time, size, fingerprint) is kept for 90 days. With JavaScript on, this browser keeps a draft of the form until you press Clear draft.</p>`;
+const NOTHING_STORED = html`<p class="notice">Nothing you type is stored on our server: the document is made from the form and sent to you, and only its record (template, time, size, fingerprint) is kept for ${LIMITS.historyRetentionDays} days. With JavaScript on, this browser keeps a draft of the form until you press Clear draft.</p>`;
 
 export function chooseTemplateView(input: { templates: readonly TemplateDefinition[]; session: Session }): Html {
   const items = input.templates.map(
@@ -209,15 +215,11 @@ ${csrfField(page.session)}
 <input type="hidden" name="form_id" value="${page.formId}">
 <input type="hidden" name="item_rows" value="${page.form.itemRows}">
 <fieldset class="options"><legend>Document</legend>
-<div class="field"><label for="${inputId('paper')}">Paper</label>${selectInput(inputId('paper'), 'paper', PAPER_CHOICES, paper, html``)}</div>
-<div class="field"><label for="${referenceId}">Your reference${requiredMark(false)}</label><p class="hint" id="${referenceId}-hint">Your own label for finding the document in the history; never printed. 1 to 128 printable ASCII characters; no personal information.</p>${problemNote(
+<div class="field"><label for="${inputId('paper')}">${OPTION_LABELS.paper}</label>${selectInput(inputId('paper'), 'paper', PAPER_CHOICES, paper, html``)}</div>
+<div class="field"><label for="${referenceId}">${OPTION_LABELS.reference}${requiredMark(false)}</label><p class="hint" id="${referenceId}-hint">${REFERENCE_HINT}</p>${problemNote(
     referenceId,
     referenceProblem,
-  )}<input id="${referenceId}" name="reference" type="text" maxlength="128" value="${page.form.values.get('reference') ?? ''}"${describedBy(
-    referenceId,
-    'hint',
-    referenceProblem,
-  )}${invalid(referenceProblem)}></div>
+  )}<input id="${referenceId}" name="reference" type="text" maxlength="${LIMITS.referenceChars}" value="${page.form.values.get('reference') ?? ''}"${describedBy(referenceId, REFERENCE_HINT, referenceProblem)}${invalid(referenceProblem)}></div>
 </fieldset>
 ${blocks}
 <div class="actions">

@@ -3,7 +3,8 @@ import { LIMITS } from '../contract/limits.ts';
 import type { TemplateDefinition } from '../templates/template.ts';
 import { firstRequest } from './first-request.ts';
 import { type Html, html } from './html.ts';
-import { PAGE_PATHS, SERVICE_NAME } from './layout.ts';
+import { PAGE_PATHS, pageResponse, SERVICE_NAME } from './layout.ts';
+import { withPageSecurityHeaders } from './security.ts';
 
 export const SAMPLES_PATH = '/samples';
 export const OPENAPI_PATH = '/api/v1/openapi.json';
@@ -56,7 +57,12 @@ ${plansTable()}
 <pre><code>${firstRequest(input.baseUrl)}</code></pre>`;
 }
 
-export function notFoundView(): Html {
+/** The page for a path no route serves, to a browser (src/app.ts) or for a sample of no template. */
+export function notFoundPage(baseUrl: string): Response {
+  return withPageSecurityHeaders(pageResponse({ title: 'Page not found', status: 404, body: notFoundView() }), baseUrl);
+}
+
+function notFoundView(): Html {
   return html`<h1>Page not found</h1>
 <p>There is no page at this address. <a href="${PAGE_PATHS.home}">Go to the front page</a>, or to <a href="${PAGE_PATHS.apiReference}">the API reference</a>.</p>`;
 }

@@ -10,6 +10,7 @@ import { wantsJson } from '../http/accept.ts';
 import { readJsonBody } from '../http/body.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { keyed } from '../http/context.ts';
+import { documentHeaders } from '../http/document-headers.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
 import { IDEMPOTENCY_KEY_TEXT, readIdempotencyKey } from '../idempotency/key.ts';
@@ -160,19 +161,7 @@ function base64(bytes: Uint8Array): string {
 function documentCreated(created: CreatedDocument, asJson: boolean): Response {
   const totals = totalsObject(created.document.totals, created.document.digits);
   const filename = documentFilename(created.document);
-  const headers: Record<string, string> = {
-    [HEADERS.location]: `/api/v1/documents/${created.row.id}`,
-    [HEADERS.documentId]: created.row.id,
-    [HEADERS.documentSha256]: created.row.sha256,
-    [HEADERS.template]: created.row.template,
-    [HEADERS.templateVersion]: created.row.templateVersion,
-    [HEADERS.mode]: created.row.mode,
-    [HEADERS.creditUsed]: String(created.creditUsed),
-    [HEADERS.creditsRemaining]: String(created.creditsRemaining),
-    [HEADERS.idempotentReplay]: String(created.replay),
-    ...(created.row.reference === null ? {} : { [HEADERS.reference]: created.row.reference }),
-  };
-  for (const [member, value] of Object.entries(totals)) headers[TOTALS_HEADERS[member as keyof typeof TOTALS_HEADERS]] = value;
+  const headers = { [HEADERS.location]: `/api/v1/documents/${created.row.id}`, ...documentHeaders(created, totals) };
 
   if (asJson) {
     return json(

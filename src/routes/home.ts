@@ -1,7 +1,8 @@
 import { HEADERS } from '../contract/headers.ts';
+import { contentDisposition } from '../http/content-disposition.ts';
 import { definePage } from '../http/route.ts';
 import { FAVICON_ICO, FAVICON_SVG } from '../pages/favicon.ts';
-import { homeView, notFoundView, SAMPLES_PATH } from '../pages/home-view.ts';
+import { homeView, notFoundPage, SAMPLES_PATH } from '../pages/home-view.ts';
 import { PAGE_PATHS, pageResponse } from '../pages/layout.ts';
 import { withPageSecurityHeaders } from '../pages/security.ts';
 import { findTemplate, TEMPLATES } from '../templates/registry.ts';
@@ -33,9 +34,7 @@ export const getSampleRoute = definePage({
   summary: "A template's example as a preview PDF",
   async handle({ params, samples, request, baseUrl }) {
     const template = findTemplate(params.slug ?? '');
-    if (!template) {
-      return withPageSecurityHeaders(pageResponse({ title: 'Page not found', status: 404, body: notFoundView() }), baseUrl);
-    }
+    if (!template) return notFoundPage(baseUrl);
     const sample = await samples.of(template);
     const etag = `"${sample.sha256}"`;
     const headers = {
@@ -49,7 +48,7 @@ export const getSampleRoute = definePage({
       headers: {
         ...headers,
         [HEADERS.contentType]: 'application/pdf',
-        [HEADERS.contentDisposition]: `inline; filename="${sample.filename}"`,
+        [HEADERS.contentDisposition]: contentDisposition(sample.filename, 'inline'),
         [HEADERS.documentSha256]: sample.sha256,
       },
     });

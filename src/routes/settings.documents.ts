@@ -10,6 +10,7 @@ import type { CreatedDocument } from '../documents/made.ts';
 import { parseDocumentRequest } from '../documents/request.ts';
 import { FormAlreadyUsed, makeWebDocument } from '../documents/web.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
+import { documentHeaders } from '../http/document-headers.ts';
 import { isJsonObject, type JsonObject, JsonSyntaxError, parseJson } from '../json/parse.ts';
 import {
   bodyOf,
@@ -21,7 +22,14 @@ import {
   ITEM_MEMBERS,
   ITEM_ROWS,
 } from '../pages/document-form.ts';
-import { chooseTemplateView, documentFormView, type FieldProblem, outOfCreditsView, previewProblemsView } from '../pages/document-views.ts';
+import {
+  chooseTemplateView,
+  documentFormView,
+  type FieldProblem,
+  OPTION_LABELS,
+  outOfCreditsView,
+  previewProblemsView,
+} from '../pages/document-views.ts';
 import { PageError } from '../pages/errors.ts';
 import { field } from '../pages/form.ts';
 import { html } from '../pages/html.ts';
@@ -31,6 +39,7 @@ import { isTokenShaped, newToken } from '../settings/tokens.ts';
 import { printedTotals } from '../templates/printed-totals.ts';
 import { findTemplate, TEMPLATES } from '../templates/registry.ts';
 import type { TemplateDefinition } from '../templates/template.ts';
+import { totalsObject } from '../templates/totals.ts';
 import { createDocumentRoute } from './documents.create.ts';
 
 /**
@@ -112,8 +121,7 @@ function labelOfPath(path: string, fields: ReturnType<typeof formFieldsOf>): str
   const item = ITEM_PATH.exec(path);
   if (item)
     return `Item ${Number(item[1]) + 1} ${ITEM_MEMBERS.find((member) => member.name === item[2])?.label.toLowerCase() ?? ''}`.trim();
-  if (path === 'reference') return 'Your reference';
-  if (path === 'paper') return 'Paper';
+  if (Object.hasOwn(OPTION_LABELS, path)) return OPTION_LABELS[path as keyof typeof OPTION_LABELS];
   return fields.find((known) => known.path === path)?.label ?? path;
 }
 
@@ -133,13 +141,8 @@ function pdfAnswer(created: CreatedDocument, disposition: 'inline' | 'attachment
   return new Response(created.bytes, {
     headers: {
       [HEADERS.contentType]: 'application/pdf',
-      [HEADERS.contentDisposition]: contentDisposition(filename).replace(/^attachment/, disposition),
-      [HEADERS.documentId]: created.row.id,
-      [HEADERS.documentSha256]: created.row.sha256,
-      [HEADERS.mode]: created.row.mode,
-      [HEADERS.creditUsed]: String(created.creditUsed),
-      [HEADERS.creditsRemaining]: String(created.creditsRemaining),
-      [HEADERS.idempotentReplay]: String(created.replay),
+      [HEADERS.contentDisposition]: contentDisposition(filename, disposition),
+      ...documentHeaders(created, totalsObject(created.document.totals, created.document.digits)),
     },
   });
 }
@@ -199,8 +202,7 @@ async function pasted(page: SignedInPageRequest, fallback: TemplateDefinition | 
   // The body is checked as sent, so that a value the form's inputs cannot hold (a date that does not exist, which a
   // browser's date input empties) is still named at its field. Its line items fill the first rows, in order.
   const made: FormBody = { body: { ...body, mode: 'preview' }, itemRows: Array.from({ length: form.itemRows }, (_, row) => row) };
-  const checked = checkedBody(made);
-  return formPage(page, { template, form, status: checked.status, ...checked.shown(template, made), ...(notice ? { notice } : {}) });
+  return formPage(page, { template, form, ...checkedBody(template, made), ...(notice ? { notice } : {}) });
 }
 
 /** A refusal of the checks (400, 404, 409, 422) as problems at the fields; any other refusal is answered as a page. */
@@ -208,10 +210,10 @@ function isFieldRefusal(error: unknown): error is ApiError {
   return error instanceof ApiError && [400, 404, 409, 422].includes(error.status) && error.code !== 'idempotency_in_progress';
 }
 
-async function made(page: SignedInPageRequest, template: TemplateDefinition, form: FormValues, mode: 'final' | 'preview') {
-  const body = madeBody(template, form, mode);
+/** The document of the form's body, made by the web app's use case; its refusals are the caller's to show. */
+function made(page: SignedInPageRequest, body: FormBody) {
   const { context, session } = page;
-  const created = await makeWebDocument(
+  return makeWebDocument(
     {
       account: session.account,
       body: body.body,
@@ -223,22 +225,24 @@ async function made(page: SignedInPageRequest, template: TemplateDefinition, for
     },
     { ...context.deps, engine: context.engine },
   );
-  return { body, created };
 }
 
 async function preview(page: SignedInPageRequest, template: TemplateDefinition, form: FormValues): Promise<Response> {
+  const body = madeBody(template, form, 'preview');
   try {
-    return pdfAnswer((await made(page, template, form, 'preview')).created, 'inline');
+    return pdfAnswer(await made(page, body), 'inline');
   } catch (error) {
     if (!isFieldRefusal(error)) throw error;
-    const problems = problemsOf(error, template, bodyOf(template, form, 'preview'));
+    page.context.trace.errorCode = error.code;
+    const problems = problemsOf(error, template, body);
     return pageResponse({ title: 'No preview yet', status: error.status, session: page.session, body: previewProblemsView(problems) });
   }
 }
 
 async function final(page: SignedInPageRequest, template: TemplateDefinition, form: FormValues): Promise<Response> {
+  const body = madeBody(template, form, 'final');
   try {
-    return pdfAnswer((await made(page, template, form, 'final')).created, 'attachment');
+    return pdfAnswer(await made(page, body), 'attachment');
   } catch (error) {
     if (error instanceof FormAlreadyUsed) {
       const notice = html`<p class="notice" role="status">This form already made its final document, and the fields have changed since. Press <strong>Make final PDF</strong> again to make a new document with these fields: it uses another credit.</p>`;
@@ -257,29 +261,24 @@ async function final(page: SignedInPageRequest, template: TemplateDefinition, fo
     }
     if (!isFieldRefusal(error)) throw error;
     page.context.trace.errorCode = error.code;
-    const problems = problemsOf(error, template, bodyOf(template, form, 'final'));
+    const problems = problemsOf(error, template, body);
     return formPage(page, { template, form, formId: formIdOf(page.form), status: error.status, problems });
   }
 }
 
 /** The checks of POST /api/v1/documents/validate on a body: its totals as printed, or its problems at the fields. */
-function checkedBody(made: FormBody) {
+function checkedBody(template: TemplateDefinition, made: FormBody): Pick<FormPageInput, 'status' | 'totals' | 'problems'> {
   try {
-    const totals = printedTotals(parseDocumentRequest(made.body));
-    return { status: 200, shown: () => ({ totals }) };
+    return { status: 200, totals: printedTotals(parseDocumentRequest(made.body)) };
   } catch (error) {
     if (!isFieldRefusal(error)) throw error;
-    return {
-      status: error.status,
-      shown: (template: TemplateDefinition, body: FormBody) => ({ problems: problemsOf(error, template, body) }),
-    };
+    return { status: error.status, problems: problemsOf(error, template, made) };
   }
 }
 
 async function check(page: SignedInPageRequest, template: TemplateDefinition, form: FormValues): Promise<Response> {
   const made = madeBody(template, form, 'preview');
-  const checked = checkedBody(made);
-  return formPage(page, { template, form, formId: formIdOf(page.form), status: checked.status, ...checked.shown(template, made) });
+  return formPage(page, { template, form, formId: formIdOf(page.form), ...checkedBody(template, made) });
 }
 
 export const settingsNewDocumentRoute = settingsPage({

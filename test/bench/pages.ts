@@ -15,6 +15,7 @@ import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
 import { csrfTokenFor } from '../../src/settings/sessions.ts';
 import { hashToken, newToken } from '../../src/settings/tokens.ts';
+import { formOf, WEB_INVOICE } from '../support/web-invoice.ts';
 
 const BASE = 'http://localhost:8787';
 const { db } = await openDatabase(':memory:');
@@ -25,20 +26,7 @@ const token = newToken();
 await db.insert(sessions).values({ tokenHash: hashToken(token), accountId: account!.id, createdAt: now, expiresAt: now + 86_400_000 });
 const cookie = `${SESSION_COOKIE}=${token}`;
 
-const form = new URLSearchParams({
-  csrf: csrfTokenFor(token),
-  form_id: newToken(),
-  item_rows: '3',
-  'fields.seller_name': 'Bäckerei Zeynep Öztürk',
-  'fields.client_name': 'Café Lumière',
-  'fields.invoice_number': 'WEB-0001',
-  'fields.date': '2026-12-01',
-  'fields.currency': 'EUR',
-  'fields.items[0].description': 'Croissants',
-  'fields.items[0].quantity': '40',
-  'fields.items[0].unit_price': '1.20',
-  'fields.tax_rate': '7',
-});
+const form = new URLSearchParams({ csrf: csrfTokenFor(token), form_id: newToken(), item_rows: '3', ...formOf(WEB_INVOICE) });
 const post = (action: string) => () =>
   new Request(`${BASE}/settings/documents/new/invoice`, {
     method: 'POST',

@@ -14,6 +14,7 @@ import {
   signUp,
   startSettingsServer,
 } from '../support/browser.ts';
+import { expectFitsPhone, PHONE_WIDTH } from '../support/phone.ts';
 import { finalBody, fixture } from '../support/requests.ts';
 import { PAGE_HEADERS } from '../support/settings-client.ts';
 import { type SmtpSink, startSmtpSink } from '../support/smtp.ts';
@@ -63,15 +64,6 @@ async function tabTo(page: Page, target: Locator): Promise<void> {
     if ((await target.and(page.locator(':focus')).count()) === 1) return;
   }
   throw new Error(`${target} is not reached by Tab on ${page.url()}`);
-}
-
-const PHONE_WIDTH = 390;
-
-/** The page fits a phone's width: nothing to scroll sideways but a wide table inside its own box. */
-async function expectFitsPhone(page: Page): Promise<void> {
-  const [scrollWidth, clientWidth] = await page.locator('html').evaluate((root) => [root.scrollWidth, root.clientWidth]);
-  expect(clientWidth, page.url()).toBe(PHONE_WIDTH);
-  expect(scrollWidth, `${page.url()} is wider than the phone`).toBeLessThanOrEqual(clientWidth!);
 }
 
 /**

@@ -13,7 +13,9 @@ import {
   signUp,
   startSettingsServer,
 } from '../support/browser.ts';
+import { expectFitsPhone, PHONE_WIDTH } from '../support/phone.ts';
 import { type SmtpSink, startSmtpSink } from '../support/smtp.ts';
+import { WEB_INVOICE } from '../support/web-invoice.ts';
 
 let browser: Browser;
 let sink: SmtpSink;
@@ -26,8 +28,6 @@ afterAll(async () => {
   await browser?.close();
   await sink?.close();
 });
-
-const PHONE_WIDTH = 390;
 
 /** One query against the server's database file: the judge of what was charged and recorded. */
 async function query(server: SettingsServer, sql: string, args: (string | number)[] = []) {
@@ -45,32 +45,7 @@ async function creditsOf(server: SettingsServer, email: string): Promise<number>
 }
 
 /** The invoice of the first path, as a JSON body pasted into the form: three items, a discount, a tax rate, a wrong date. */
-const INVOICE = {
-  template: 'invoice',
-  mode: 'final',
-  fields: {
-    seller_name: 'Bäckerei Zeynep Öztürk',
-    seller_details: 'Hauptstraße 5\n10115 Berlin',
-    client_name: 'Café Lumière',
-    invoice_number: 'WEB-0001',
-    date: '2026-02-30',
-    currency: 'EUR',
-    items: [
-      { description: 'Croissants', quantity: '40', unit_price: '1.20' },
-      { description: 'Sourdough loaves', quantity: '12', unit_price: '4.50' },
-      { description: 'Delivery', quantity: '1', unit_price: '7.00' },
-    ],
-    discount: '10%',
-    tax_rate: '7',
-    tax_label: 'VAT',
-  },
-};
-
-async function expectFitsPhone(page: Page): Promise<void> {
-  const [scrollWidth, clientWidth] = await page.locator('html').evaluate((root) => [root.scrollWidth, root.clientWidth]);
-  expect(clientWidth, page.url()).toBe(PHONE_WIDTH);
-  expect(scrollWidth, `${page.url()} is wider than the phone`).toBeLessThanOrEqual(clientWidth!);
-}
+const INVOICE = { ...WEB_INVOICE, mode: 'final', fields: { ...WEB_INVOICE.fields, date: '2026-02-30' } };
 
 /** Presses a button by the keyboard: focus it, then Enter (no pointer anywhere). */
 async function pressButton(page: Page, name: string): Promise<void> {

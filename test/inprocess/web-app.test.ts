@@ -7,6 +7,7 @@ import { addKey } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { createInbox, type Inbox } from '../support/inbox.ts';
 import { csrfIn, formIdIn, SettingsBrowser } from '../support/settings-client.ts';
+import { formOf, WEB_INVOICE } from '../support/web-invoice.ts';
 
 let app: TestApp;
 let inbox: Inbox;
@@ -31,49 +32,10 @@ afterEach(() => {
 const FORM = '/settings/documents/new/invoice';
 
 /** Values that make a valid invoice, as the form names its inputs; each test changes what it needs. */
-const INVOICE_FORM: Record<string, string> = {
-  paper: 'a4',
-  'fields.seller_name': 'Bäckerei Zeynep Öztürk',
-  'fields.seller_details': 'Hauptstraße 5\r\n10115 Berlin',
-  'fields.client_name': 'Café Lumière',
-  'fields.invoice_number': 'WEB-0001',
-  'fields.date': '2026-12-01',
-  'fields.currency': 'EUR',
-  'fields.items[0].description': 'Croissants',
-  'fields.items[0].quantity': '40',
-  'fields.items[0].unit_price': '1.20',
-  'fields.items[1].description': 'Sourdough loaves',
-  'fields.items[1].quantity': '12',
-  'fields.items[1].unit_price': '4.50',
-  'fields.items[2].description': 'Delivery',
-  'fields.items[2].quantity': '1',
-  'fields.items[2].unit_price': '7.00',
-  'fields.discount': '10%',
-  'fields.tax_rate': '7',
-  'fields.tax_label': 'VAT',
-};
+const INVOICE_FORM = formOf(WEB_INVOICE);
 
 /** The API's body for the same invoice: what the form stands for. */
-const INVOICE_BODY = {
-  template: 'invoice',
-  paper: 'a4',
-  fields: {
-    seller_name: 'Bäckerei Zeynep Öztürk',
-    seller_details: 'Hauptstraße 5\r\n10115 Berlin',
-    client_name: 'Café Lumière',
-    invoice_number: 'WEB-0001',
-    date: '2026-12-01',
-    currency: 'EUR',
-    items: [
-      { description: 'Croissants', quantity: '40', unit_price: '1.20' },
-      { description: 'Sourdough loaves', quantity: '12', unit_price: '4.50' },
-      { description: 'Delivery', quantity: '1', unit_price: '7.00' },
-    ],
-    discount: '10%',
-    tax_rate: '7',
-    tax_label: 'VAT',
-  },
-};
+const INVOICE_BODY = WEB_INVOICE;
 
 async function signedIn(email = `baker.${crypto.randomUUID()}@example.com`) {
   const browser = new SettingsBrowser(app);
