@@ -33,7 +33,7 @@ textarea{font:inherit;width:100%;padding:.4rem .6rem;border:1px solid #888;borde
 pre{background:#f3f3f3;padding:.75rem;overflow-x:auto;max-width:100%;white-space:pre-wrap;overflow-wrap:anywhere}pre code{background:none;padding:0}
 ul.choices{list-style:none;padding:0;display:grid;gap:.75rem}ul.choices li{border:1px solid #ddd;border-radius:4px;padding:.6rem .8rem}
 form.document{display:grid;gap:1rem;max-width:48rem}
-fieldset{border:1px solid #ccc;border-radius:4px;padding:.5rem .9rem .9rem;margin:0;min-width:0}legend{font-weight:600;padding:0 .25rem}
+fieldset{border:1px solid #ccc;border-radius:4px;padding:.5rem .9rem .9rem;margin:0;min-width:0}fieldset.options{display:grid;gap:.75rem}legend{font-weight:600;padding:0 .25rem}
 .field{display:grid;gap:.2rem}.field label{font-weight:600}.field.checkbox{display:block}.field.checkbox input{width:auto;margin-right:.4rem}
 .hint{margin:0;color:#4a4a4a;font-size:.9rem}.required,.optional{font-weight:400;color:#4a4a4a;font-size:.9rem}
 .field-error{margin:0;color:#a50e0e;font-weight:600}[aria-invalid=true]{border:2px solid #a50e0e}
@@ -42,7 +42,7 @@ fieldset.item .cell{display:grid;gap:.15rem;min-width:0}fieldset.item label{font
 .actions{display:flex;flex-wrap:wrap;gap:.5rem}.final{border-top:1px solid #ddd;padding-top:.75rem}
 button.secondary{background:#fff;color:#0b57d0;border-color:#0b57d0}
 .problems{border:3px solid #a50e0e;border-radius:4px;padding:.5rem 1rem;margin:1rem 0}.problems h2{margin-top:.25rem;font-size:1.1rem}
-.totals table{min-width:0}.totals td{text-align:right;white-space:nowrap}.totals tr.strong th,.totals tr.strong td{border-top:2px solid #1a1a1a;font-weight:700}.totals tr.emphasis{background:#f0f0f0;font-weight:700}
+.totals{margin-bottom:1.5rem}.totals table{min-width:0}.totals td{text-align:right;white-space:nowrap}.totals tr.strong th,.totals tr.strong td{border-top:2px solid #1a1a1a;font-weight:700}.totals tr.emphasis{background:#f0f0f0;font-weight:700}
 section.preview iframe{width:100%;height:36rem;border:1px solid #ccc}
 .problems:focus,.totals:focus,.copy:focus{outline:3px solid #0b57d0;outline-offset:2px}
 ol.steps li{margin:.25rem 0}
