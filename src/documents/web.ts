@@ -5,7 +5,7 @@ import type { Clock } from '../clock.ts';
 import type { AppConfig } from '../config.ts';
 import { ApiError } from '../contract/api-error.ts';
 import type { Database } from '../db/database.ts';
-import { statementOf, statementsPerDatabase } from '../db/prepared.ts';
+import { preparedPerDatabase, statementOf } from '../db/prepared.ts';
 import { accounts } from '../db/schema.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
 import { attemptValues, leaseDecisionOf, leaseInBatch } from '../idempotency/lease.ts';
@@ -60,7 +60,7 @@ const ACCOUNT_ID = sql.placeholder('account_id');
  * A web final's statements before its render, in one batch: an ended credit period renewed, the form's key taken
  * where it is free and a credit is left (or found holding the document it made), and the account read after.
  */
-const webFinalStatements = statementsPerDatabase((db, _variant: { readonly kind: 'final' }) => {
+const webFinalStatements = preparedPerDatabase((db) => {
   const accountId = sql`${ACCOUNT_ID}`;
   return [
     renewalOf(db, accountId, { now: sql.placeholder('now'), periodEnd: sql.placeholder('period_end') }, sql`1 = 1`),
@@ -96,13 +96,13 @@ export async function makeWebDocument(input: WebDocumentInput, deps: WebDocument
     period_end: periodEndAfter(now),
     ...attemptValues({ key, fingerprint, leaseId, now }),
   };
-  const statements = webFinalStatements(deps.db, { kind: 'final' }).map((statement) => statement.bind(values));
+  const statements = webFinalStatements(deps.db).map((statement) => statement.bind(values));
   const [, before, taken, accountRows] = await deps.db.batch(statements as unknown as Parameters<Database['batch']>[0]);
   const account = (accountRows as AccountRow[])[0] ?? input.account;
   const decision = leaseDecisionOf({ accountId: account.id, key, fingerprint, leaseId }, [before, taken]);
   if (decision.kind === 'reused') throw new FormAlreadyUsed();
   if (decision.kind === 'in_progress') throw inProgress();
-  if (decision.kind === 'replay') return replay(decision.documentId, document, account, render, input, deps);
+  if (decision.kind === 'replay') return replay(decision.documentId, document, account, render, counted, deps);
   // The key was free and not taken: the one condition of taking it, a credit left, did not hold.
   if (decision.kind === 'free') throw insufficientCredits(account.creditsRemaining, account.periodEnd);
 
@@ -124,10 +124,10 @@ async function replay(
   document: DocumentRequest,
   account: AccountRow,
   render: () => Promise<Uint8Array<ArrayBuffer>>,
-  input: WebDocumentInput,
+  counted: { readonly requestId: string },
   deps: WebDocumentDeps,
 ): Promise<CreatedDocument> {
-  await countRequest(replayBuckets('final', account.id, undefined, planOf(account.plan).limits), deps, { requestId: input.requestId });
+  await countRequest(replayBuckets('final', account.id, undefined, planOf(account.plan).limits), deps, counted);
   const [rows] = await deps.db.batch([recordOfAccount(deps.db, account.id, documentId, deps.clock.now())] as unknown as Parameters<
     Database['batch']
   >[0]);
