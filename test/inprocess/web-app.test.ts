@@ -126,6 +126,11 @@ describe('Web app: final', () => {
     const [still] = await app.db.select().from(accounts).where(eq(accounts.id, account.id));
     expect(still!.creditsRemaining).toBe(account.creditsRemaining - 1);
     expect(await app.db.select().from(documents).where(eq(documents.accountId, account.id))).toHaveLength(1);
+    // The replay is counted in the account's replay buckets, and in no key's.
+    const replays = (await app.db.select().from(rateLimitWindows))
+      .map((window) => window.bucket)
+      .filter((name) => name.startsWith('replay:'));
+    expect(replays.sort()).toEqual([`replay:final:account:${account.id}:hour`, `replay:final:account:${account.id}:minute`]);
   });
 });
 
@@ -185,6 +190,11 @@ describe('Web app: what is counted and charged', () => {
     const [after] = await app.db.select().from(accounts).where(eq(accounts.id, account.id));
     expect(after!.creditsRemaining).toBe(account.creditsRemaining - 10);
     expect(await app.db.select().from(documents).where(eq(documents.accountId, account.id))).toHaveLength(10);
+    const [counted] = await app.db
+      .select()
+      .from(rateLimitWindows)
+      .where(eq(rateLimitWindows.bucket, `final:web:${account.id}`));
+    expect(counted?.count).toBe(10);
     // The refused form's key was given back: after the minute, the same form makes its document.
     app.clock.advance(60_000);
     const later = await send(browser, 'final', { ...INVOICE_FORM, 'fields.invoice_number': 'WEB-10' }, hidden);
