@@ -72,6 +72,12 @@ function activeKey(id: string, accountId: string | undefined) {
   return and(eq(apiKeys.id, id), isNull(apiKeys.revokedAt), accountId === undefined ? undefined : eq(apiKeys.accountId, accountId));
 }
 
+/** The active key `id` of the account, for the page that asks before it is revoked or regenerated. */
+export async function findActiveKey(db: Database, id: string, accountId: string): Promise<KeyRow | undefined> {
+  const [row] = await db.select().from(apiKeys).where(activeKey(id, accountId));
+  return row;
+}
+
 /** Revokes an active key; with `accountId`, only a key of that account, checked in the UPDATE's WHERE. */
 export async function revokeKey(db: Database, id: string, now: number, accountId?: string): Promise<KeyRow | undefined> {
   const [row] = await db.update(apiKeys).set({ revokedAt: now }).where(activeKey(id, accountId)).returning();

@@ -13,6 +13,11 @@ export const accounts = sqliteTable(
     creditsRemaining: integer('credits_remaining').notNull(),
     periodEnd: integer('period_end').notNull(),
     createdAt: integer('created_at').notNull(),
+    /**
+     * When its holder deleted it in Settings: the address is gone (email holds `deleted:<id>`, no address), no key
+     * or session is left, and the row stays for the document records that name it until their 90 days end.
+     */
+    deletedAt: integer('deleted_at'),
   },
   // One account per email address, whatever its case: addresses are stored as written, compared by lower().
   (table) => [uniqueIndex('accounts_email').on(sql`lower(${table.email})`)],
@@ -142,4 +147,25 @@ export const signInLinks = sqliteTable(
     consumedBy: text('consumed_by'),
   },
   (table) => [index('sign_in_links_account').on(table.accountId)],
+);
+
+/**
+ * A change of an account's address asked for in Settings, waiting for the link mailed to the new address: stored
+ * only as the SHA-256 of the link's token; used once, within the same lifetime as a sign-in link.
+ */
+export const emailChanges = sqliteTable(
+  'email_changes',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    accountId: text('account_id')
+      .notNull()
+      .references(() => accounts.id),
+    newEmail: text('new_email').notNull(),
+    createdAt: integer('created_at').notNull(),
+    expiresAt: integer('expires_at').notNull(),
+    usedAt: integer('used_at'),
+    /** Random id of the attempt that used the link, so the rest of that attempt's batch knows it won. */
+    consumedBy: text('consumed_by'),
+  },
+  (table) => [index('email_changes_account').on(table.accountId)],
 );

@@ -10,6 +10,15 @@ const CREDIT_USED: Record<CreditUsedOnError, string> = {
   not_stated: 'not stated',
 };
 
+/**
+ * On a phone, a detail table becomes one block per detail (the code above its meaning), and a code breaks where it
+ * must: the longest (`idempotency_replay_unavailable` as a heading) is wider than a 390 px screen.
+ */
+const NARROW_SCREEN_STYLE = `code{overflow-wrap:anywhere}
+@media (max-width:40rem){table.details,.details tbody,.details tr,.details td{display:block}
+.details thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+.details tr{border:1px solid #ddd;border-radius:4px;margin:0 0 .5rem}.details td{border:0}.details td:first-child{font-weight:600;padding-bottom:0}}`;
+
 /** GET /docs/api/errors: one anchor per error code (`id` = the code), generated from the error table. */
 export function errorsPage(): Response {
   const index = ERROR_CODES.map((code) => `<li><a href="#${code}"><code>${code}</code></a> (${ERRORS[code].status})</li>`).join('');
@@ -17,9 +26,9 @@ export function errorsPage(): Response {
     const entry = ERRORS[code];
     const details = Object.entries(entry.details as Record<string, string>);
     const detailTable = details.length
-      ? `<table><tr><th>Detail code</th><th>Meaning</th></tr>${details
+      ? `<table class="details"><thead><tr><th>Detail code</th><th>Meaning</th></tr></thead><tbody>${details
           .map(([detail, meaning]) => `<tr><td id="${code}.${detail}"><code>${detail}</code></td><td>${inlineCode(meaning)}</td></tr>`)
-          .join('')}</table>`
+          .join('')}</tbody></table>`
       : '';
     return `<section><h2 id="${code}"><code>${code}</code></h2>
 <p><strong>HTTP ${entry.status}.</strong> ${inlineCode(entry.meaning)}</p>
@@ -33,5 +42,6 @@ export function errorsPage(): Response {
 Key on <code>code</code>; messages may change. Treat a code not listed here by its HTTP status.
 details lists at most ${LIMITS.errorDetails} problems, each with <code>code</code>, <code>message</code> and, where it applies, <code>field</code>.</p>
 <ul>${index}</ul>${sections}`,
+    { style: NARROW_SCREEN_STYLE },
   );
 }

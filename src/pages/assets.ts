@@ -40,15 +40,15 @@ fieldset{border:1px solid #ccc;border-radius:4px;padding:.5rem .9rem .9rem;margi
 fieldset.item{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,1fr) minmax(0,1.3fr);gap:.5rem;margin:.5rem 0}
 fieldset.item .cell{display:grid;gap:.15rem;min-width:0}fieldset.item label{font-size:.9rem}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem}.final{border-top:1px solid #ddd;padding-top:.75rem}
-button.secondary{background:#fff;color:#0b57d0;border-color:#0b57d0}
+button.secondary{background:#fff;color:#0b57d0;border-color:#0b57d0}button.danger{background:#a50e0e;border-color:#a50e0e}
 .problems{border:3px solid #a50e0e;border-radius:4px;padding:.5rem 1rem;margin:1rem 0}.problems h2{margin-top:.25rem;font-size:1.1rem}
 .totals{margin-bottom:1.5rem}.totals table{min-width:0}.totals td{text-align:right;white-space:nowrap}.totals tr.strong th,.totals tr.strong td{border-top:2px solid #1a1a1a;font-weight:700}.totals tr.emphasis{background:#f0f0f0;font-weight:700}
 section.preview iframe{width:100%;height:36rem;border:1px solid #ccc}
 .problems:focus,.totals:focus,.copy:focus{outline:3px solid #0b57d0;outline-offset:2px}
 ol.steps li{margin:.25rem 0}
 .lead{font-size:1.1rem;max-width:48rem}ul.facts-list{max-width:48rem}ul.facts-list li{margin:.3rem 0}
-p.actions a.button{display:inline-block;margin:0 .5rem .5rem 0;padding:.5rem .9rem;border-radius:4px;background:#0b57d0;color:#fff;text-decoration:none;border:1px solid #0b57d0}
-p.actions a.button.secondary{background:#fff;color:#0b57d0}
+a.button{display:inline-block;margin:.1rem .5rem .4rem 0;padding:.5rem .9rem;border-radius:4px;background:#0b57d0;color:#fff;text-decoration:none;border:1px solid #0b57d0}
+a.button.secondary{background:#fff;color:#0b57d0}td.actions a.button{display:block;margin:.15rem 0 .35rem;padding:.3rem .6rem;text-align:center}
 form.inline,form.inline-form{display:inline-flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:0}
 input,select,button{font:inherit;padding:.4rem .6rem;border:1px solid #888;border-radius:4px}
 input,select{width:100%}form.inline-form input{width:auto}

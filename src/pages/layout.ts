@@ -9,6 +9,9 @@ export const PAGE_PATHS = {
   newDocument: `${SETTINGS_PATH}/documents/new`,
   keys: `${SETTINGS_PATH}/keys`,
   usage: `${SETTINGS_PATH}/usage`,
+  account: `${SETTINGS_PATH}/account`,
+  accountEmail: `${SETTINGS_PATH}/account/email`,
+  accountDelete: `${SETTINGS_PATH}/account/delete`,
   signIn: `${SETTINGS_PATH}/sign-in`,
   signUp: `${SETTINGS_PATH}/sign-up`,
   signOut: `${SETTINGS_PATH}/sign-out`,
@@ -41,6 +44,7 @@ const NAVIGATION = [
   { label: 'New document', path: PAGE_PATHS.newDocument },
   { label: 'API keys', path: PAGE_PATHS.keys },
   { label: 'Usage', path: PAGE_PATHS.usage },
+  { label: 'Account', path: PAGE_PATHS.account },
 ] as const;
 
 /** The navigation of a page signed out: where to start (sign-up, which may be closed, is offered by the pages that can tell). */

@@ -167,13 +167,32 @@ function kindLabel(kind: string): string {
   return Object.hasOwn(KEY_KINDS, kind) ? KEY_KINDS[kind as keyof typeof KEY_KINDS].label : kind;
 }
 
-function keyCells(key: KeyRow, session: Session): Cell[] {
+/** What can be done to an active key, each asked on a page of its own before it is done. */
+export const KEY_ACTIONS = {
+  revoke: {
+    label: 'Revoke',
+    question: 'Revoke this key?',
+    consequence:
+      'It stops working at once: every request that sends it is refused with 401 from now on. A revoked key cannot be made active again; create another key if you need one.',
+  },
+  regenerate: {
+    label: 'Regenerate',
+    question: 'Regenerate this key?',
+    consequence:
+      'A new secret is made for it and shown once, on the next page. The current secret stops working at once: update every program that sends it.',
+  },
+} as const;
+export type KeyAction = keyof typeof KEY_ACTIONS;
+
+export function keyActionPath(key: Pick<KeyRow, 'id'>, action: KeyAction): string {
+  return `${PAGE_PATHS.keys}/${encodeURIComponent(key.id)}/${action}`;
+}
+
+function keyCells(key: KeyRow): Cell[] {
   const actions =
     key.revokedAt === null
-      ? html`${buttonForm(`${PAGE_PATHS.keys}/${encodeURIComponent(key.id)}/revoke`, 'Revoke', session)} ${buttonForm(
-          `${PAGE_PATHS.keys}/${encodeURIComponent(key.id)}/regenerate`,
-          'Regenerate',
-          session,
+      ? html`${(Object.keys(KEY_ACTIONS) as KeyAction[]).map(
+          (action) => html`<a class="button" href="${keyActionPath(key, action)}">${KEY_ACTIONS[action].label}</a> `,
         )}`
       : html``;
   return [
@@ -187,24 +206,57 @@ function keyCells(key: KeyRow, session: Session): Cell[] {
   ];
 }
 
+/**
+ * The page that asks before a key is revoked or regenerated: a plain form, so it works without JavaScript, naming
+ * the key and what will happen to it.
+ */
+export function keyActionView(input: { session: Session; key: KeyRow; action: KeyAction }): Html {
+  const { key, action } = input;
+  const asked = KEY_ACTIONS[action];
+  return html`<h1>${asked.question}</h1>
+<dl class="facts">
+<dt>Name</dt><dd>${key.name}</dd>
+<dt>Kind</dt><dd>${kindLabel(key.kind)}</dd>
+<dt>Prefix</dt><dd><code>${key.prefix}…</code></dd>
+<dt>Last used</dt><dd>${key.lastUsedAt === null ? 'Never' : time(key.lastUsedAt)}</dd>
+</dl>
+<p>${asked.consequence}</p>
+<form method="post" action="${keyActionPath(key, action)}" class="inline">${csrfField(input.session)}<button type="submit">${asked.label} key</button></form>
+<a href="${PAGE_PATHS.keys}">Cancel</a>`;
+}
+
+/** The address of the keys page with its revoked keys shown or hidden. */
+export const KEYS_WITHOUT_REVOKED = `${PAGE_PATHS.keys}?revoked=hide`;
+
 export function keysView(input: {
   session: Session;
   keys: KeyRow[];
+  /** Whether revoked keys are left out of the table (a link offers the other choice). */
+  hideRevoked: boolean;
   /** The create form's own id: the same form sent twice makes one key. */
   formId: string;
   blockedBecause?: string;
   error?: string;
   name?: string;
 }): Html {
-  const { session, keys } = input;
+  const { session } = input;
+  const revoked = input.keys.filter((key) => key.revokedAt !== null).length;
+  const keys = input.hideRevoked ? input.keys.filter((key) => key.revokedAt === null) : input.keys;
+  const choice = !revoked
+    ? html``
+    : input.hideRevoked
+      ? html`<p><a href="${PAGE_PATHS.keys}">Show revoked keys (${revoked})</a></p>`
+      : html`<p><a href="${KEYS_WITHOUT_REVOKED}">Hide revoked keys (${revoked})</a></p>`;
   const table = keys.length
-    ? html`<p class="table-title" id="keys-title">Keys of this account, revoked ones included</p>
+    ? html`<p class="table-title" id="keys-title">${
+        input.hideRevoked || !revoked ? 'Active keys of this account' : 'Keys of this account, revoked ones included'
+      }</p>
 <div class="table-scroll">${stackingTable(
         'keys-title',
         ['Name', 'Kind', 'Prefix', 'Created', 'Last used', 'Status', 'Actions'],
-        keys.map((key) => keyCells(key, session)),
+        keys.map(keyCells),
       )}</div>`
-    : html`<p>No keys yet.</p>`;
+    : html`<p>${input.keys.length ? 'No active keys.' : 'No keys yet.'}</p>`;
   const kinds = Object.entries(KEY_KINDS).map(([value, kind]) => html`<option value="${value}">${kind.label}</option>`);
   const create = input.blockedBecause
     ? html`<p class="notice">${input.blockedBecause}</p>`
@@ -221,6 +273,7 @@ ${csrfField(session)}
 <p>Send a key as <code>Authorization: Bearer &lt;key&gt;</code>. Full access keys make final documents (which use credits); Preview only keys make previews. At most 3 keys are active at a time.</p>
 ${errorNote(input.error)}
 ${table}
+${choice}
 <h2>Create a key</h2>
 ${create}`;
 }

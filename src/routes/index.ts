@@ -11,6 +11,14 @@ import { getHealthRoute, headHealthRoute } from './health.ts';
 import { getDocsRoute, getFaviconIcoRoute, getFaviconSvgRoute, getHomeRoute, getSampleRoute } from './home.ts';
 import { getOpenApiRoute } from './openapi.ts';
 import { runOperatorCommandRoute } from './operator.commands.ts';
+import {
+  settingsAccountRoute,
+  settingsChangeEmailRoute,
+  settingsDeleteAccountPageRoute,
+  settingsDeleteAccountRoute,
+  settingsEmailChangeLinkPageRoute,
+  settingsEmailChangeLinkRoute,
+} from './settings.account.ts';
 import { settingsScriptRoute, settingsStylesheetRoute } from './settings.assets.ts';
 import {
   settingsDocumentFormPostRoute,
@@ -18,7 +26,14 @@ import {
   settingsNewDocumentRoute,
   settingsPasteDocumentRoute,
 } from './settings.documents.ts';
-import { settingsCreateKeyRoute, settingsKeysRoute, settingsRegenerateKeyRoute, settingsRevokeKeyRoute } from './settings.keys.ts';
+import {
+  settingsConfirmRegenerateKeyRoute,
+  settingsConfirmRevokeKeyRoute,
+  settingsCreateKeyRoute,
+  settingsKeysRoute,
+  settingsRegenerateKeyRoute,
+  settingsRevokeKeyRoute,
+} from './settings.keys.ts';
 import { settingsOverviewRoute } from './settings.overview.ts';
 import {
   settingsSignInLinkPageRoute,
@@ -64,9 +79,17 @@ const SETTINGS_ROUTES: readonly RouteSpec[] = [
   settingsSignInLinkRoute,
   settingsKeysRoute,
   settingsCreateKeyRoute,
+  settingsConfirmRevokeKeyRoute,
   settingsRevokeKeyRoute,
+  settingsConfirmRegenerateKeyRoute,
   settingsRegenerateKeyRoute,
   settingsUsageRoute,
+  settingsAccountRoute,
+  settingsChangeEmailRoute,
+  settingsEmailChangeLinkPageRoute,
+  settingsEmailChangeLinkRoute,
+  settingsDeleteAccountPageRoute,
+  settingsDeleteAccountRoute,
   settingsSignOutRoute,
   settingsSignOutEverywhereRoute,
   settingsStylesheetRoute,

@@ -1,10 +1,10 @@
-import { type CreateKeyFailure, createKey, listKeys, MAX_ACTIVE_KEYS, regenerateKey, revokeKey } from '../auth/store.ts';
+import { type CreateKeyFailure, createKey, findActiveKey, listKeys, MAX_ACTIVE_KEYS, regenerateKey, revokeKey } from '../auth/store.ts';
 import { KEY_KINDS, type KeyKind } from '../contract/scopes.ts';
 import { PageError } from '../pages/errors.ts';
 import { field } from '../pages/form.ts';
 import { PAGE_PATHS, pageResponse, seeOther } from '../pages/layout.ts';
 import { type SignedInPageRequest, settingsPage } from '../pages/page-route.ts';
-import { KEY_NAME_MAX_CHARS, keysView, newKeyView } from '../pages/views.ts';
+import { KEY_ACTIONS, KEY_NAME_MAX_CHARS, type KeyAction, keyActionView, keysView, newKeyView } from '../pages/views.ts';
 import { isTokenShaped, newToken } from '../settings/tokens.ts';
 
 /** Why a key cannot be made, in the words the form and the refused POST both use. */
@@ -19,6 +19,7 @@ const CONTROL_CHARACTERS = /\p{Cc}/u;
 async function keysPage(page: SignedInPageRequest, status = 200, input: { error?: string; name?: string } = {}): Promise<Response> {
   const { session, context } = page;
   const keys = await listKeys(context.deps.db, session.account.id);
+  const hideRevoked = new URL(context.request.url).searchParams.get('revoked') === 'hide';
   const active = keys.filter((key) => key.revokedAt === null).length;
   const blockedBecause = !session.account.emailConfirmed
     ? CREATE_REFUSALS.email_not_confirmed
@@ -26,7 +27,7 @@ async function keysPage(page: SignedInPageRequest, status = 200, input: { error?
       ? CREATE_REFUSALS.too_many_keys
       : undefined;
   // Each form shown gets its own id: sent twice (the new-key page reloaded), it creates one key.
-  const body = keysView({ session, keys, formId: newToken(), ...(blockedBecause ? { blockedBecause } : {}), ...input });
+  const body = keysView({ session, keys, hideRevoked, formId: newToken(), ...(blockedBecause ? { blockedBecause } : {}), ...input });
   return pageResponse({ title: 'API keys', status, session, body });
 }
 
@@ -72,6 +73,29 @@ export const settingsCreateKeyRoute = settingsPage({
     return secretPage(page, created, false);
   },
 });
+
+/** The page that asks before a key is revoked or regenerated (the action's POST is the same path). */
+function keyActionPage(action: KeyAction) {
+  return settingsPage({
+    method: 'GET',
+    path: `${PAGE_PATHS.keys}/{id}/${action}`,
+    operationId: `settingsConfirm${KEY_ACTIONS[action].label}Key`,
+    summary: `Settings: asks before a key is ${action === 'revoke' ? 'revoked' : 'regenerated'}`,
+    session: 'required',
+    async handle(page) {
+      const key = await findActiveKey(page.context.deps.db, page.context.params.id ?? '', page.session.account.id);
+      if (!key) throw noSuchKey();
+      return pageResponse({
+        title: KEY_ACTIONS[action].question,
+        session: page.session,
+        body: keyActionView({ session: page.session, key, action }),
+      });
+    },
+  });
+}
+
+export const settingsConfirmRevokeKeyRoute = keyActionPage('revoke');
+export const settingsConfirmRegenerateKeyRoute = keyActionPage('regenerate');
 
 export const settingsRevokeKeyRoute = settingsPage({
   method: 'POST',

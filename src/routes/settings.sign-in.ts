@@ -17,8 +17,8 @@ const MAIL_NOT_CONFIGURED =
   'Sign-in by email is not configured on this server, so no link can be sent. Its operator has to configure email (SMTP) first.';
 const INVALID_EMAIL = 'Enter your email address, such as name@example.com.';
 
-/** What a sign-in or sign-up POST needs before any mail: a mail transport and a readable address. */
-function linkRequest(page: PageRequest): { deps: SignInDeps; request: LinkRequest } | { invalidEmail: string } {
+/** What a POST that mails a link needs first: a mail transport and a readable address. */
+export function linkRequest(page: PageRequest): { deps: SignInDeps; request: LinkRequest } | { invalidEmail: string } {
   const { context } = page;
   const { mailer } = context.deps;
   if (!mailer) throw new PageError(503, 'Sign-in by email is not configured', MAIL_NOT_CONFIGURED);
@@ -38,13 +38,18 @@ async function sendAndAnswer(
   deps: SignInDeps,
   request: LinkRequest,
 ) {
+  await mailedOrLimited(send(deps, request));
+  return pageResponse({ title: 'Check your email', session: page.session, body: checkEmailView(request.email) });
+}
+
+/** Waits for a link's mail to be counted (and queued); past the limit, the page that says the limits. */
+export async function mailedOrLimited(counted: Promise<void>): Promise<void> {
   try {
-    await send(deps, request);
+    await counted;
   } catch (error) {
     if (error instanceof ApiError && error.code === 'rate_limited') throw mailLimitReached(error);
     throw error;
   }
-  return pageResponse({ title: 'Check your email', session: page.session, body: checkEmailView(request.email) });
 }
 
 function mailLimitReached(error: ApiError): PageError {

@@ -17,7 +17,7 @@ import { SESSION_LIFETIME_MS } from './sessions.ts';
 import { hashToken, isTokenShaped, newToken } from './tokens.ts';
 
 export const SIGN_IN_LINK_LIFETIME_MINUTES = 15;
-const SIGN_IN_LINK_LIFETIME_MS = SIGN_IN_LINK_LIFETIME_MINUTES * 60_000;
+export const SIGN_IN_LINK_LIFETIME_MS = SIGN_IN_LINK_LIFETIME_MINUTES * 60_000;
 export const SIGN_IN_LINK_PATH = '/settings/sign-in/link';
 export const SIGN_IN_MAIL_SUBJECT = 'Your sign-in link';
 
@@ -48,46 +48,85 @@ export interface LinkRequest {
 }
 
 /** Counts the mail against the address (by the hash of its lower-cased form) and the client's network. */
-async function countSignInMail(deps: SignInDeps, request: LinkRequest): Promise<void> {
+export async function countLinkMail(deps: SignInDeps, request: LinkRequest): Promise<void> {
   const buckets = signInMailBuckets(sha256Hex(request.email.toLowerCase()), networkOf(request.clientAddress));
   await countRequest(buckets, deps, { requestId: request.requestId });
 }
 
-/** Stores a new link and mails it; never rejects: a failure is a log line naming neither the link nor the address. */
+/** A mail whose link carries a one-time token: what it says around the link, and the link's page. */
+export interface LinkMail {
+  readonly to: string;
+  readonly subject: string;
+  /** Before the link: what following it does. */
+  readonly purpose: string;
+  readonly path: string;
+  readonly token: string;
+  /** After the link: how long it works and what to do if it was not asked for. */
+  readonly after: string;
+  /** The log line's event when the mail fails, such as `sign_in_mail_not_sent`. */
+  readonly failureEvent: string;
+}
+
+/**
+ * Mails a link; never rejects: a failure is a log line naming neither the link's token nor the address. Links
+ * point at PUBLIC_BASE_URL, else the address the server was started on, else the mail gives the path alone.
+ */
+export async function mailLink(deps: SignInDeps, mail: LinkMail, requestId: string): Promise<void> {
+  const base = deps.config.publicBaseUrl ?? deps.listenOrigin;
+  const text = [
+    base === undefined ? `Open this address on the service you asked from, ${mail.purpose}:` : `Follow this link ${mail.purpose}:`,
+    '',
+    `${base ?? ''}${mail.path}?token=${mail.token}`,
+    '',
+    mail.after,
+    '',
+  ].join('\n');
+  await mailQuietly(deps, { to: mail.to, subject: mail.subject, text }, { requestId, event: mail.failureEvent, secret: mail.token });
+}
+
+/**
+ * Sends a mail; never rejects: a failure is the log line `event`, naming neither the address (SMTP replies often
+ * quote it) nor the link's `secret`.
+ */
+export async function mailQuietly(
+  deps: Pick<SignInDeps, 'mailer'>,
+  mail: { to: string; subject: string; text: string },
+  failure: { requestId: string; event: string; secret?: string },
+): Promise<void> {
+  try {
+    await deps.mailer.send(mail);
+  } catch (error) {
+    const redacted = describeError(error).replace(new RegExp(mail.to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '<recipient>');
+    const described = failure.secret === undefined ? redacted : redacted.split(failure.secret).join('<token>');
+    log('error', failure.event, { request_id: failure.requestId, error: `${mail.subject}: mail not sent: ${described}` });
+  }
+}
+
+/** Stores a new sign-in link and mails it; never rejects (mailLink). */
 async function sendLink(deps: SignInDeps, accountId: string, request: LinkRequest, to: string): Promise<void> {
   const token = newToken();
   const now = deps.clock.now();
-  const base = deps.config.publicBaseUrl ?? deps.listenOrigin;
-  const text = [
-    base === undefined
-      ? 'Open this address on the service you asked from, to sign in to Settings:'
-      : 'Follow this link to sign in to Settings:',
-    '',
-    `${base ?? ''}${SIGN_IN_LINK_PATH}?token=${token}`,
-    '',
-    `The link works once, within ${SIGN_IN_LINK_LIFETIME_MINUTES} minutes. If you did not ask for it, ignore this email.`,
-    '',
-  ].join('\n');
   try {
     await deps.db
       .insert(signInLinks)
       .values({ tokenHash: hashToken(token), accountId, createdAt: now, expiresAt: now + SIGN_IN_LINK_LIFETIME_MS });
-    await deps.mailer.send({ to, subject: SIGN_IN_MAIL_SUBJECT, text });
   } catch (error) {
-    // The log line names the failure, never the address (SMTP replies often quote it), nor the link's token.
-    const failure = describeError(error)
-      .replace(new RegExp(to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), '<recipient>')
-      .split(token)
-      .join('<token>');
-    log('error', 'sign_in_mail_not_sent', { request_id: request.requestId, error: `sign-in mail not sent: ${failure}` });
+    log('error', 'sign_in_mail_not_sent', {
+      request_id: request.requestId,
+      error: `${SIGN_IN_MAIL_SUBJECT}: link not stored: ${describeError(error)}`,
+    });
+    return;
   }
+  const after = `The link works once, within ${SIGN_IN_LINK_LIFETIME_MINUTES} minutes. If you did not ask for it, ignore this email.`;
+  const mail = { to, subject: SIGN_IN_MAIL_SUBJECT, purpose: 'to sign in to Settings', path: SIGN_IN_LINK_PATH, token, after };
+  await mailLink(deps, { ...mail, failureEvent: 'sign_in_mail_not_sent' }, request.requestId);
 }
 
 /**
  * Runs `work` once the answer is out: after a turn of the event loop, so that not even its first synchronous part
  * (a token made, a statement begun) runs before the answer (issue 36: a known address answered 1.4 ms later).
  */
-function afterTheAnswer(deps: SignInDeps, work: () => Promise<void>): void {
+export function afterTheAnswer(deps: Pick<SignInDeps, 'afterAnswer'>, work: () => Promise<void>): void {
   deps.afterAnswer(new Promise<void>((resolve) => setTimeout(resolve, 0)).then(work));
 }
 
@@ -97,7 +136,7 @@ function afterTheAnswer(deps: SignInDeps, work: () => Promise<void>): void {
  * tell nothing of who has an account. Throws the rate limit's refusal past it.
  */
 export async function requestSignInLink(deps: SignInDeps, request: LinkRequest): Promise<void> {
-  await countSignInMail(deps, request);
+  await countLinkMail(deps, request);
   afterTheAnswer(deps, async () => {
     const account = await findAccountByEmail(deps.db, request.email);
     if (account) await sendLink(deps, account.id, request, account.email);
@@ -109,7 +148,7 @@ export async function requestSignInLink(deps: SignInDeps, request: LinkRequest):
  * it after the answer, as requestSignInLink, so that a taken address answers as a new one does.
  */
 export async function signUp(deps: SignInDeps, request: LinkRequest): Promise<void> {
-  await countSignInMail(deps, request);
+  await countLinkMail(deps, request);
   afterTheAnswer(deps, async () => {
     const created = await createAccount(deps.db, { email: request.email, plan: 'free', emailConfirmed: false, now: deps.clock.now() });
     const account = created ?? (await findAccountByEmail(deps.db, request.email));

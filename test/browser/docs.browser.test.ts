@@ -23,7 +23,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function openReference(phone: boolean): Promise<Page> {
+async function openReference(phone: boolean, path = '/docs/api'): Promise<Page> {
   const context = await browser.newContext({
     javaScriptEnabled: false,
     ...(phone
@@ -33,7 +33,7 @@ async function openReference(phone: boolean): Promise<Page> {
   contexts.push(context);
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
-  const response = await page.goto(`${server.baseUrl}/docs/api`);
+  const response = await page.goto(`${server.baseUrl}${path}`);
   expect(response!.status()).toBe(200);
   return page;
 }
@@ -53,6 +53,18 @@ async function expectNavigationLeadsTo(page: Page, nav: string, operationId: str
   const box = await boxOf(page, operationId);
   expect(box.top, operationId).toBeGreaterThanOrEqual(0);
   expect(box.top, operationId).toBeLessThan(box.height / 4);
+}
+
+/** The elements of `main` (or the body) that reach past the right edge of the screen: cut off, or widening the page. */
+function pastTheRightEdge(page: Page, within: string): Promise<string[]> {
+  return page.evaluate(
+    (scope) =>
+      [...document.querySelectorAll(`${scope} *`)]
+        .filter((element) => element.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+        .filter((element) => !element.closest('details:not([open])'))
+        .map((element) => `${element.tagName} ${element.textContent?.slice(0, 60)}`),
+    within,
+  );
 }
 
 describe('/docs/api in Chromium', { timeout: 60_000 }, () => {
@@ -86,13 +98,7 @@ describe('/docs/api in Chromium', { timeout: 60_000 }, () => {
     expect(clientWidth).toBe(PHONE_WIDTH);
     expect(scrollWidth, 'the page is wider than the phone').toBeLessThanOrEqual(clientWidth!);
     expect(await page.locator('nav.sidebar').isVisible()).toBe(false);
-    const wide = await page.evaluate(() =>
-      [...document.querySelectorAll('main *')]
-        .filter((element) => element.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
-        .filter((element) => !element.closest('details:not([open])'))
-        .map((element) => `${element.tagName} ${element.textContent?.slice(0, 60)}`),
-    );
-    expect(wide, 'elements that reach past the right edge').toEqual([]);
+    expect(await pastTheRightEdge(page, 'main'), 'elements that reach past the right edge').toEqual([]);
     for (const route of API_ROUTES) {
       // The contents stay open after a choice (no script closes them): open them only the first time.
       if (!(await page.locator('details.phone-nav').evaluate((contents) => (contents as HTMLDetailsElement).open))) {
@@ -100,6 +106,20 @@ describe('/docs/api in Chromium', { timeout: 60_000 }, () => {
       }
       await expectNavigationLeadsTo(page, 'details.phone-nav', route.doc.operationId);
     }
+  });
+
+  it('the errors page on a phone: every detail table and code fits the screen, nothing cut or scrolled sideways', async () => {
+    const page = await openReference(true, '/docs/api/errors');
+    const [scrollWidth, clientWidth] = await page.locator('html').evaluate((root) => [root.scrollWidth, root.clientWidth]);
+    expect(clientWidth).toBe(PHONE_WIDTH);
+    expect(scrollWidth, 'the page is wider than the phone').toBeLessThanOrEqual(clientWidth!);
+    expect(await pastTheRightEdge(page, 'body'), 'elements that reach past the right edge').toEqual([]);
+    const scrolled = await page.evaluate(() =>
+      [...document.querySelectorAll('table')]
+        .filter((table) => table.scrollWidth > table.clientWidth)
+        .map((table) => table.textContent?.slice(0, 60)),
+    );
+    expect(scrolled, 'tables that scroll sideways').toEqual([]);
   });
 
   it('every link inside the page leads to an element with that id, every error link to its entry on the errors page', async () => {

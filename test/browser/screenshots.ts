@@ -78,7 +78,9 @@ async function walk(browser: Browser, server: SettingsServer, sink: SmtpSink, vi
   await page.goto(`${server.baseUrl}/settings/keys`);
   await createKey(page, 'Preview tool', 'Preview only');
   await page.goto(`${server.baseUrl}/settings/keys`);
-  await page.getByRole('row').filter({ hasText: 'Preview tool' }).getByRole('button', { name: 'Revoke' }).click();
+  await page.getByRole('row').filter({ hasText: 'Preview tool' }).getByRole('link', { name: 'Revoke' }).click();
+  await at('07a-revoke-key-confirm');
+  await page.getByRole('button', { name: 'Revoke key' }).click();
   await page.waitForURL(`${server.baseUrl}/settings/keys`);
   await at('07-keys-active-and-revoked');
 
@@ -91,7 +93,8 @@ async function walk(browser: Browser, server: SettingsServer, sink: SmtpSink, vi
     if (response.status !== 201) throw new Error(`POST /api/v1/documents answered ${response.status}: ${await response.text()}`);
   }
   await page.goto(`${server.baseUrl}/settings/keys`);
-  await page.getByRole('row').filter({ hasText: 'Production server' }).getByRole('button', { name: 'Regenerate' }).click();
+  await page.getByRole('row').filter({ hasText: 'Production server' }).getByRole('link', { name: 'Regenerate' }).click();
+  await page.getByRole('button', { name: 'Regenerate key' }).click();
   await page.locator('#new-key-secret').waitFor();
   await at('08-regenerated-key');
   for (const name of ['Staging server', 'Laptop']) {
@@ -141,6 +144,26 @@ async function walk(browser: Browser, server: SettingsServer, sink: SmtpSink, vi
   await page.goto(`${server.baseUrl}/settings`);
   await at('27-overview-next-steps');
 
+  // The account: a new address confirmed by a link to it, and the page that asks before deleting.
+  const moved = `ada.king.${viewport.name}@example.com`;
+  await page.goto(`${server.baseUrl}/settings/account`);
+  await at('28-account');
+  await page.getByLabel('New email address').fill(moved);
+  await page.getByRole('button', { name: 'Email me a link to confirm' }).click();
+  await page.getByRole('heading', { name: 'Check your new address' }).waitFor();
+  await at('29-check-new-address');
+  const changeMail = await sink.waitForMessage({ to: moved });
+  await page.goto(/https?:\/\/\S+\/settings\/account\/email\/confirm\?token=\S+/.exec(changeMail.text)![0]);
+  await at('30-confirm-new-address');
+  await page.getByRole('button', { name: 'Change my email address' }).click();
+  await page.getByRole('heading', { name: 'Your email address is changed' }).waitFor();
+  await at('31-address-changed');
+  await page.goto(`${server.baseUrl}/settings/account/delete`);
+  await page.getByLabel('To confirm, type your email address').fill(email);
+  await page.getByRole('button', { name: 'Delete my account' }).click();
+  await page.locator('#form-error').waitFor();
+  await at('32-delete-account-wrong-address');
+
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await page.waitForURL(`${server.baseUrl}/settings/sign-in`);
   await at('12-sign-in');
@@ -151,6 +174,15 @@ async function walk(browser: Browser, server: SettingsServer, sink: SmtpSink, vi
   await at('13-expired-link');
   await page.goto(`${server.baseUrl}/settings/no-such-page`);
   await at('14-not-found');
+
+  await askForSignInLink(page, server.baseUrl, moved);
+  await openSignInLink(page, sink, moved);
+  await confirmSignIn(page, server.baseUrl);
+  await page.goto(`${server.baseUrl}/settings/account/delete`);
+  await page.getByLabel('To confirm, type your email address').fill(moved);
+  await page.getByRole('button', { name: 'Delete my account' }).click();
+  await page.getByRole('heading', { name: 'Your account is deleted' }).waitFor();
+  await at('33-account-deleted');
   await context.close();
 }
 
@@ -159,6 +191,8 @@ async function walk(browser: Browser, server: SettingsServer, sink: SmtpSink, vi
  * body per template, a list, the errors, an object), as the reader lands there from the navigation.
  */
 const DOCS_STOPS = ['', '#createDocument', '#createDocument.body.invoice', '#listDocuments', '#errors', '#schema-Error'];
+/** The errors page at the longest of its codes. */
+const ERRORS_STOPS = ['#idempotency_replay_unavailable', '#validation_failed'];
 
 async function walkDocs(browser: Browser, baseUrl: string, viewport: (typeof VIEWPORTS)[number]) {
   const context = await browser.newContext({
@@ -169,6 +203,10 @@ async function walkDocs(browser: Browser, baseUrl: string, viewport: (typeof VIE
   for (const [index, stop] of DOCS_STOPS.entries()) {
     await page.goto(`${baseUrl}/docs/api${stop}`);
     await shoot(page, `${viewport.name}-docs-api-${String(index + 1).padStart(2, '0')}${stop.replace(/[#.]/g, '-')}`, false);
+  }
+  for (const [index, stop] of ERRORS_STOPS.entries()) {
+    await page.goto(`${baseUrl}/docs/api/errors${stop}`);
+    await shoot(page, `${viewport.name}-docs-errors-${String(index + 1).padStart(2, '0')}${stop.replace(/[#.]/g, '-')}`, false);
   }
   if (viewport.name === 'phone') {
     await page.goto(`${baseUrl}/docs/api`);

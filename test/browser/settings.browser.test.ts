@@ -193,7 +193,9 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
     await page.getByRole('link', { name: 'API keys' }).click();
     await page.waitForURL(`${server.baseUrl}/settings/keys`);
     const row = page.getByRole('row').filter({ hasText: 'Browser key' });
-    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByRole('link', { name: 'Revoke' }).click();
+    await page.getByRole('heading', { name: 'Revoke this key?' }).waitFor();
+    await page.getByRole('button', { name: 'Revoke key' }).click();
     await page.waitForURL(`${server.baseUrl}/settings/keys`);
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'Browser key' }).innerText()).toMatch(/Revoked/);
     // Its widest state: a last use, and a status with the time of revocation.
@@ -249,5 +251,59 @@ describe.each(['bun', 'worker'] as const)('Settings in Chromium on %s', { timeou
     expect(usedAgain!.status()).toBe(400);
     await page.getByRole('heading', { name: 'This sign-in link has expired or was already used' }).waitFor();
     await expectFitsPhone(page);
+  });
+
+  it('on a phone with JavaScript off: asks before revoking, changes the address by a link to the new one, deletes the account', async () => {
+    const { context, page } = await newPage({ javaScriptEnabled: false, phone: true });
+    const email = newEmail(target, 'ada');
+    const moved = newEmail(target, 'ada-moved');
+    await signUp(page, server.baseUrl, email);
+    await openSignInLink(page, sink, email);
+    await confirmSignIn(page, server.baseUrl);
+    await page.goto(`${server.baseUrl}/settings/keys`);
+    const secret = await createKey(page, 'Phone key', 'Full access');
+    await page.goto(`${server.baseUrl}/settings/keys`);
+    await page.getByRole('row').filter({ hasText: 'Phone key' }).getByRole('link', { name: 'Revoke' }).click();
+    await page.getByRole('heading', { name: 'Revoke this key?' }).waitFor();
+    await expectFitsPhone(page);
+    await page.getByRole('link', { name: 'Cancel' }).click();
+    await page.waitForURL(`${server.baseUrl}/settings/keys`);
+    expect((await api(server, secret, '/api/v1/account')).status).toBe(200);
+
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.waitForURL(`${server.baseUrl}/settings/account`);
+    await expectFitsPhone(page);
+    await tabTo(page, page.getByLabel('New email address'));
+    await page.keyboard.type(moved);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Check your new address' }).waitFor();
+    await expectFitsPhone(page);
+    const mail = await sink.waitForMessage({ to: moved, timeoutMs: 30_000 });
+    expect(mail.subject).toBe('Confirm your new email address');
+    const link = /https?:\/\/\S+\/settings\/account\/email\/confirm\?token=\S+/.exec(mail.text)![0];
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Change your email address' }).waitFor();
+    await expectFitsPhone(page);
+    await page.getByRole('button', { name: 'Change my email address' }).click();
+    await page.getByRole('heading', { name: 'Your email address is changed' }).waitFor();
+    expect((await storedAccount(server, moved)).account).toMatchObject({ email: moved, email_confirmed: 1 });
+    const toOldAddress = () =>
+      sink
+        .messages()
+        .filter((sent) => sent.to.includes(email.toLowerCase()))
+        .map((sent) => sent.subject);
+    await expect.poll(toOldAddress, { timeout: 30_000 }).toContain('Your email address was changed');
+
+    await page.goto(`${server.baseUrl}/settings/account`);
+    await page.getByRole('link', { name: 'Delete the account…' }).click();
+    await page.getByRole('heading', { name: 'Delete your account?' }).waitFor();
+    await expectFitsPhone(page);
+    await page.getByLabel('To confirm, type your email address').fill(moved);
+    await page.getByRole('button', { name: 'Delete my account' }).click();
+    await page.getByRole('heading', { name: 'Your account is deleted' }).waitFor();
+    await expectFitsPhone(page);
+    expect(await context.cookies()).toEqual([]);
+    expect((await storedAccount(server, moved)).account).toBeUndefined();
+    expect((await api(server, secret, '/api/v1/account')).status).toBe(401);
   });
 });

@@ -160,7 +160,7 @@ describe('operator CLI', { timeout: 90_000 }, () => {
     const result = await svcJson('purge');
     expect(result).toEqual({
       object: 'purge',
-      deleted: { documents: 0, idempotency_keys: 0, rate_limit_windows: 0, sessions: 0, sign_in_links: 0 },
+      deleted: { documents: 0, idempotency_keys: 0, rate_limit_windows: 0, sessions: 0, sign_in_links: 0, email_changes: 0 },
     });
   });
 

@@ -237,7 +237,7 @@ describe('operator API: the commands', () => {
 
     expect(await call('purge')).toEqual({
       object: 'purge',
-      deleted: { documents: 0, idempotency_keys: 0, rate_limit_windows: 0, sessions: 0, sign_in_links: 0 },
+      deleted: { documents: 0, idempotency_keys: 0, rate_limit_windows: 0, sessions: 0, sign_in_links: 0, email_changes: 0 },
     });
     expect([...ran].sort()).toEqual(Object.keys(COMMANDS).sort());
   });

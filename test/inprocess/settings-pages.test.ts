@@ -89,7 +89,7 @@ describe('Settings pages: markup', () => {
     )![1]!;
     await browser.postSignedIn('/settings/keys', { name: 'revoked', kind: 'full' }, '/settings/keys');
     const keysPage = await (await browser.get('/settings/keys')).text();
-    const revoke = />revoked<[\s\S]*?action="(\/settings\/keys\/[^"]+\/revoke)"/.exec(keysPage)![1]!;
+    const revoke = />revoked<[\s\S]*?href="(\/settings\/keys\/[^"]+\/revoke)"/.exec(keysPage)![1]!;
     expect((await browser.postSignedIn(revoke, {}, '/settings/keys')).status).toBe(303);
     const created = await app.call('/api/v1/documents', {
       method: 'POST',

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAccount, findAccountByEmail } from '../../src/accounts/store.ts';
-import { accounts, apiKeys, documents, rateLimitWindows, sessions, signInLinks } from '../../src/db/schema.ts';
+import { accounts, apiKeys, documents, emailChanges, rateLimitWindows, sessions, signInLinks } from '../../src/db/schema.ts';
 import { sha256Hex } from '../../src/hash.ts';
 import { newToken } from '../../src/settings/tokens.ts';
 import { BASE, createTestApp, interceptDb, type TestApp, withLimiterDown } from '../support/app.ts';
@@ -160,8 +160,14 @@ describe('Settings: the session cookie', () => {
 /** Every state-changing POST of Settings, as a signed-in browser would send it (without its csrf). */
 async function stateChangingPosts(browser: SettingsBrowser, keyId: string) {
   await browser.post('/settings/sign-in', { email: 'x@example.com', csrf: csrfIn(await (await browser.get('/settings')).text()) });
-  const token = SettingsBrowser.tokenOf(inbox.linkFor((await app.db.select().from(accounts))[0]!.email));
+  const [account] = await app.db.select().from(accounts);
+  const token = SettingsBrowser.tokenOf(inbox.linkFor(account!.email));
+  await browser.postSignedIn('/settings/account/email', { email: 'moved@example.com' }, '/settings/account');
+  const changeLink = /^(http\S+)$/m.exec(inbox.messages.findLast((sent) => sent.to === 'moved@example.com')!.text)![1]!;
   return [
+    ['/settings/account/email', { email: 'attacker@example.com' }],
+    ['/settings/account/email/confirm', { token: SettingsBrowser.tokenOf(changeLink) }],
+    ['/settings/account/delete', { email: account!.email }],
     ['/settings/keys', { name: 'forged', kind: 'full' }],
     [`/settings/keys/${keyId}/revoke`, {}],
     [`/settings/keys/${keyId}/regenerate`, {}],
@@ -179,6 +185,7 @@ async function stateOf() {
     keys: await app.db.select().from(apiKeys),
     sessions: await app.db.select().from(sessions),
     links: (await app.db.select().from(signInLinks)).map((link) => [link.tokenHash, link.usedAt]),
+    emailChanges: (await app.db.select().from(emailChanges)).map((change) => [change.tokenHash, change.usedAt]),
     mails: inbox.messages.length,
   });
 }

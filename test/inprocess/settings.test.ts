@@ -334,7 +334,7 @@ describe('Settings: the mail goes out after the answer, which tells nothing of w
     const line = JSON.parse(lines[0]!);
     expect(line).toMatchObject({
       level: 'error',
-      error: expect.stringMatching(/^sign-in mail not sent: Error: 550 <<recipient>>: mailbox unavailable/),
+      error: expect.stringMatching(/^Your sign-in link: mail not sent: Error: 550 <<recipient>>: mailbox unavailable/),
     });
     expect(lines[0]).not.toMatch(/bounce@example\.com/i);
     expect(lines[0]).toContain('token=<token>');

@@ -33,7 +33,7 @@ describe('the Worker’s daily purge (cron trigger) on workerd', () => {
       time: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       level: 'info',
       event: 'purge',
-      deleted: { documents: 0, idempotency_keys: 0, rate_limit_windows: 0, sessions: 0, sign_in_links: 0 },
+      deleted: { documents: 0, idempotency_keys: 0, rate_limit_windows: 0, sessions: 0, sign_in_links: 0, email_changes: 0 },
     });
     expect(Date.parse(String(purge!.time))).toBeGreaterThanOrEqual(started - 60_000);
   }, 120_000);
