@@ -8,8 +8,8 @@ import type { Database } from '../db/database.ts';
 import { preparedPerDatabase, statementOf } from '../db/prepared.ts';
 import { accounts } from '../db/schema.ts';
 import { requestFingerprint } from '../idempotency/fingerprint.ts';
-import { attemptValues, leaseDecisionOf, leaseInBatch } from '../idempotency/lease.ts';
-import { newId } from '../ids.ts';
+import { attemptValues, leaseDecisionOf, leaseInBatch, MEMORY_MS } from '../idempotency/lease.ts';
+import { base32, newId } from '../ids.ts';
 import type { JsonValue } from '../json/parse.ts';
 import { previewBuckets, replayBuckets, webFinalBuckets } from '../limits/buckets.ts';
 import { countRequest } from '../limits/count.ts';
@@ -45,6 +45,32 @@ export interface WebDocumentDeps {
  * be another one (another credit), which only a deliberate new form may make.
  */
 export class FormAlreadyUsed extends Error {}
+
+/**
+ * A form older than the idempotency memory (24 hours): its final would no longer be found, so sent again it would
+ * make a second document. Refused instead: the page offers a fresh form.
+ */
+export class FormExpired extends Error {}
+
+const FORM_ID = /^([0-9a-z]{1,11})\.[0-9a-z]{52}$/;
+
+/**
+ * A form's id: the time it was made (base 36 milliseconds), then 256 random bits. The time lets a final refuse a
+ * form its idempotency memory would have forgotten; the random part makes the form's key its own.
+ */
+export function newFormId(now: number): string {
+  return `${now.toString(36)}.${base32(crypto.getRandomValues(new Uint8Array(32)))}`;
+}
+
+export function isFormId(text: string): boolean {
+  return FORM_ID.test(text);
+}
+
+/** Whether a final of this form is still held by the idempotency memory (a form from the future is no form). */
+function formStillRemembered(formId: string, now: number): boolean {
+  const madeAt = Number.parseInt(FORM_ID.exec(formId)?.[1] ?? '', 36);
+  return madeAt <= now && now - madeAt < MEMORY_MS;
+}
 
 /**
  * The Idempotency-Key a web form's final is held under, in the account's own keys (idempotency_keys). The API's
@@ -87,6 +113,7 @@ export async function makeWebDocument(input: WebDocumentInput, deps: WebDocument
   }
 
   const now = deps.clock.now();
+  if (!formStillRemembered(input.formId, now)) throw new FormExpired();
   const key = webIdempotencyKey(input.formId);
   const fingerprint = requestFingerprint(document);
   const leaseId = newId('lease');

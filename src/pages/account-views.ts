@@ -23,7 +23,7 @@ export function accountView(input: { session: Session; newEmail?: string; error?
   return html`<h1>Account</h1>
 <h2>Email address</h2>
 <p>Sign-in links are sent to <strong>${session.account.email}</strong>.</p>
-<p>To change it, enter the new address: we email it a link, and the address changes when you follow that link (within ${SIGN_IN_LINK_LIFETIME_MINUTES} minutes). We tell the current address once it has changed.</p>
+<p>To change it, enter the new address: we email it a link, and the address changes when you follow that link (within ${SIGN_IN_LINK_LIFETIME_MINUTES} minutes). We tell the current address when you ask, and once it has changed.</p>
 ${errorNote(input.error)}
 <form method="post" action="${PAGE_PATHS.accountEmail}" class="stacked">
 ${csrfField(session)}

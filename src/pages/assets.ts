@@ -60,12 +60,22 @@ button.link{background:none;color:#0b57d0;border:none;padding:0;text-decoration:
 export const SETTINGS_JS = `'use strict';
 // Drafts of the document form live in this browser only (localStorage), never on the server.
 (function () {
+  if (!window.localStorage) return;
+  // Signed out (no Settings navigation), no draft stays behind for the next person at this browser.
+  if (!document.querySelector('nav[aria-label="Settings"]')) {
+    Object.keys(localStorage).forEach(function (name) {
+      if (name.indexOf('svc-draft:') === 0) localStorage.removeItem(name);
+    });
+    return;
+  }
   var form = document.querySelector('form[data-draft]');
-  if (!form || !window.localStorage) return;
+  if (!form) return;
   var key = 'svc-draft:' + form.getAttribute('data-draft');
   var skip = { csrf: 1, form_id: 1, item_rows: 1 };
   function named() {
-    return Array.prototype.filter.call(form.elements, function (element) { return element.name && !skip[element.name]; });
+    return Array.prototype.filter.call(form.elements, function (element) {
+      return element.name && !skip[element.name] && element.tagName !== 'BUTTON';
+    });
   }
   function save() {
     var draft = {};

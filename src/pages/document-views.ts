@@ -210,7 +210,7 @@ ${page.notice ?? ''}
 ${problemSummary(page.problems ?? [])}
 ${page.totals ? totalsView(page.totals) : ''}
 ${page.copy ? copyView(page.copy) : ''}
-<form method="post" action="${action}" id="document-form" class="document" novalidate data-draft="${page.template.slug}">
+<form method="post" action="${action}" id="document-form" class="document" novalidate data-draft="${page.session.account.id}:${page.template.slug}">
 ${csrfField(page.session)}
 <input type="hidden" name="form_id" value="${page.formId}">
 <input type="hidden" name="item_rows" value="${page.form.itemRows}">
@@ -234,7 +234,7 @@ ${blocks}
 ${
   canFinal
     ? html`<button type="submit" name="action" value="final" aria-describedby="final-cost">Make final PDF (1 credit)</button>
-<p class="hint">Pressing it again, or reloading its answer, downloads the same document again and uses no further credit.</p>`
+<p class="hint">Pressing it again, or reloading its answer, downloads the same document again and uses no further credit, for 24 hours; after that this form asks to be sent afresh.</p>`
     : html`<p class="notice">No credit is left this period: previews still work.</p>`
 }
 </div>

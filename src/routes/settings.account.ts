@@ -42,7 +42,7 @@ export const settingsChangeEmailRoute = settingsPage({
     if (prepared.request.email.toLowerCase() === session.account.email.toLowerCase()) {
       return refused(prepared.request.email, 'This is already the address of your account.');
     }
-    await mailedOrLimited(requestEmailChange(prepared.deps, session.account.id, prepared.request));
+    await mailedOrLimited(requestEmailChange(prepared.deps, session.account, prepared.request));
     return pageResponse({ title: 'Check your new address', session, body: emailChangeSentView(prepared.request.email) });
   },
 });

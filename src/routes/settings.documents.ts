@@ -8,7 +8,7 @@ import { curlSample, type SampleCall, typeScriptSample } from '../docs/samples.t
 import { documentFilename } from '../documents/filename.ts';
 import type { CreatedDocument } from '../documents/made.ts';
 import { parseDocumentRequest } from '../documents/request.ts';
-import { FormAlreadyUsed, makeWebDocument } from '../documents/web.ts';
+import { FormAlreadyUsed, FormExpired, isFormId, makeWebDocument, newFormId } from '../documents/web.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { documentHeaders } from '../http/document-headers.ts';
 import { isJsonObject, type JsonObject, JsonSyntaxError, parseJson } from '../json/parse.ts';
@@ -35,7 +35,6 @@ import { field } from '../pages/form.ts';
 import { html } from '../pages/html.ts';
 import { PAGE_PATHS, pageResponse } from '../pages/layout.ts';
 import { type SignedInPageRequest, settingsPage } from '../pages/page-route.ts';
-import { isTokenShaped, newToken } from '../settings/tokens.ts';
 import { printedTotals } from '../templates/printed-totals.ts';
 import { findTemplate, TEMPLATES } from '../templates/registry.ts';
 import type { TemplateDefinition } from '../templates/template.ts';
@@ -86,7 +85,7 @@ async function formPage(page: SignedInPageRequest, input: FormPageInput): Promis
     fields: formFieldsOf(template),
     form: input.form,
     session: page.session,
-    formId: input.formId ?? newToken(),
+    formId: input.formId ?? newFormId(page.context.deps.clock.now()),
     credits: await creditsOf(page),
     ...(input.problems ? { problems: input.problems } : {}),
     ...(input.totals ? { totals: input.totals } : {}),
@@ -167,7 +166,7 @@ function copyOf(made: FormBody, baseUrl: string) {
 /** A form sent with a form id this service did not make: an old page, or none at all. */
 function formIdOf(form: URLSearchParams): string {
   const formId = field(form, 'form_id');
-  if (!isTokenShaped(formId)) {
+  if (!isFormId(formId)) {
     throw new PageError(
       400,
       'This form is out of date',
@@ -178,6 +177,13 @@ function formIdOf(form: URLSearchParams): string {
 }
 
 function pastedBody(text: string): JsonObject {
+  if (new TextEncoder().encode(text).length > LIMITS.requestBodyBytes) {
+    throw new PageError(
+      413,
+      'This body is too large',
+      `The API takes a request body of at most ${LIMITS.requestBodyBytes / 1024} KiB, so a larger one cannot start a form either.`,
+    );
+  }
   let body: unknown;
   try {
     body = parseJson(text);
@@ -244,6 +250,10 @@ async function final(page: SignedInPageRequest, template: TemplateDefinition, fo
   try {
     return pdfAnswer(await made(page, body), 'attachment');
   } catch (error) {
+    if (error instanceof FormExpired) {
+      const notice = html`<p class="notice" role="status">This form is more than 24 hours old, so nothing was made or charged. Press <strong>Make final PDF</strong> again to make the document with this fresh form: it uses 1 credit.</p>`;
+      return formPage(page, { template, form, status: 409, notice });
+    }
     if (error instanceof FormAlreadyUsed) {
       const notice = html`<p class="notice" role="status">This form already made its final document, and the fields have changed since. Press <strong>Make final PDF</strong> again to make a new document with these fields: it uses another credit.</p>`;
       return formPage(page, { template, form, status: 409, notice });
@@ -319,7 +329,7 @@ export const settingsDocumentFormPostRoute = settingsPage({
   summary: 'Web app: check, preview or make a document from the form',
   session: 'required',
   formMaxBytes: DOCUMENT_FORM_MAX_BYTES,
-  frameable: (form) => form.get('action') === 'preview',
+  frameable: (form) => actionOf(form) === 'preview',
   async handle(page) {
     const template = templateOf(page.context.params.slug);
     const action = actionOf(page.form);

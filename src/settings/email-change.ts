@@ -6,6 +6,7 @@ import { accounts, emailChanges, signInLinks } from '../db/schema.ts';
 import { newId } from '../ids.ts';
 import { log } from '../log.ts';
 import type { Mailer } from '../mail/mailer.ts';
+import { maskedEmail } from './links.ts';
 import {
   afterTheAnswer,
   countLinkMail,
@@ -21,13 +22,18 @@ import { hashToken, isTokenShaped, newToken } from './tokens.ts';
 export const EMAIL_CHANGE_PATH = '/settings/account/email/confirm';
 export const EMAIL_CHANGE_SUBJECT = 'Confirm your new email address';
 export const EMAIL_CHANGED_SUBJECT = 'Your email address was changed';
+export const EMAIL_CHANGE_ASKED_SUBJECT = 'A change of your email address was asked for';
 
 /**
  * Mails a link to the new address, after the answer, as a sign-in link is (counted against that address and the
  * client's network first). The address changes only when the link is used: whoever asks must read the new mailbox.
  * Whether another account has the new address is not told here, only on the link's page, to that mailbox's reader.
  */
-export async function requestEmailChange(deps: SignInDeps, accountId: string, request: LinkRequest): Promise<void> {
+export async function requestEmailChange(
+  deps: SignInDeps,
+  account: { readonly id: string; readonly email: string },
+  request: LinkRequest,
+): Promise<void> {
   await countLinkMail(deps, request);
   afterTheAnswer(deps, async () => {
     const token = newToken();
@@ -35,7 +41,7 @@ export async function requestEmailChange(deps: SignInDeps, accountId: string, re
     try {
       await deps.db.insert(emailChanges).values({
         tokenHash: hashToken(token),
-        accountId,
+        accountId: account.id,
         newEmail: request.email,
         createdAt: now,
         expiresAt: now + SIGN_IN_LINK_LIFETIME_MS,
@@ -47,13 +53,26 @@ export async function requestEmailChange(deps: SignInDeps, accountId: string, re
     const mail = {
       to: request.email,
       subject: EMAIL_CHANGE_SUBJECT,
-      purpose: 'to make this the email address of your account',
+      purpose: `to make this the email address of the account ${maskedEmail(account.email)}`,
       path: EMAIL_CHANGE_PATH,
       token,
       after: `The link works once, within ${SIGN_IN_LINK_LIFETIME_MINUTES} minutes. If you did not ask for it, ignore this email: nothing changes.`,
       failureEvent: 'email_change_mail_not_sent',
     };
     await mailLink(deps, mail, request.requestId);
+    // The current address hears of it first: a change asked for from a stolen session is cancelled by signing
+    // out everywhere (which voids pending changes) before its link is used.
+    const text = [
+      `A change of your account's email address to ${maskedEmail(request.email)} was asked for in Settings. It happens only when the link sent to that address is used, within ${SIGN_IN_LINK_LIFETIME_MINUTES} minutes.`,
+      '',
+      'If you did not ask for it, sign in and choose Sign out everywhere on the Overview page: that cancels the change.',
+      '',
+    ].join('\n');
+    await mailQuietly(
+      deps,
+      { to: account.email, subject: EMAIL_CHANGE_ASKED_SUBJECT, text },
+      { requestId: request.requestId, event: 'email_change_mail_not_sent' },
+    );
   });
 }
 

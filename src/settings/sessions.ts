@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { AccountRow } from '../accounts/store.ts';
 import type { Database } from '../db/database.ts';
-import { accounts, sessions, signInLinks } from '../db/schema.ts';
+import { accounts, emailChanges, sessions, signInLinks } from '../db/schema.ts';
 import { hashToken, isTokenShaped } from './tokens.ts';
 
 /**
@@ -25,7 +25,7 @@ export async function readSession(db: Database, token: string, now: number): Pro
     .select({ account: accounts, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(accounts, eq(accounts.id, sessions.accountId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, now)));
+    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, now), isNull(accounts.deletedAt)));
   return row ? { token, account: row.account, expiresAt: row.expiresAt } : undefined;
 }
 
@@ -34,8 +34,9 @@ export async function endSession(db: Database, token: string): Promise<void> {
 }
 
 /**
- * Ends every session of the account, this one included, and in the same batch voids its unused sign-in links: a
- * link waiting in a mailbox someone else reads would otherwise start a new session right after.
+ * Ends every session of the account, this one included, and in the same batch voids its unused sign-in links and
+ * its pending address changes: a link waiting in a mailbox someone else reads would otherwise start a new session
+ * right after, or move the account to that mailbox.
  */
 export async function endAllSessions(db: Database, accountId: string, now: number): Promise<number> {
   const [ended] = await db.batch([
@@ -44,6 +45,10 @@ export async function endAllSessions(db: Database, accountId: string, now: numbe
       .update(signInLinks)
       .set({ usedAt: now })
       .where(and(eq(signInLinks.accountId, accountId), isNull(signInLinks.usedAt))),
+    db
+      .update(emailChanges)
+      .set({ usedAt: now })
+      .where(and(eq(emailChanges.accountId, accountId), isNull(emailChanges.usedAt))),
   ]);
   return ended.length;
 }

@@ -178,7 +178,10 @@ export async function useSignInLink(
     db
       .update(signInLinks)
       .set({ usedAt: now, consumedBy: attempt })
-      .where(sql`token_hash = ${linkHash} AND used_at IS NULL AND expires_at > ${now}`)
+      .where(
+        sql`token_hash = ${linkHash} AND used_at IS NULL AND expires_at > ${now}
+          AND ${EXISTS} (SELECT 1 FROM ${accounts} WHERE ${accounts.id} = ${signInLinks.accountId} AND ${accounts.deletedAt} IS NULL)`,
+      )
       .returning({ accountId: signInLinks.accountId }),
     db.update(accounts).set({ emailConfirmed: true }).where(sql`${accounts.id} = (${won})`),
     db.all(sql`

@@ -43,6 +43,9 @@ const PAGES: [string, () => Request][] = [
   ['POST check (totals)', post('check')],
   ['POST copy', post('copy')],
   ['GET /settings/usage', get('/settings/usage')],
+  ['GET /settings/keys', get('/settings/keys')],
+  ['GET /settings/account', get('/settings/account')],
+  ['GET /settings/account/delete', get('/settings/account/delete')],
   ['GET /no-such-page (404)', get('/no-such-page')],
 ];
 

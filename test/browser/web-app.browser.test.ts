@@ -179,6 +179,14 @@ describe.each(['bun', 'worker'] as const)('The web app in Chromium on %s', { tim
     expect(await query(server, "SELECT id FROM documents WHERE source = 'web' AND mode = 'final'")).toHaveLength(1);
     await page.goto(`${server.baseUrl}/settings/documents/new/invoice`);
     expect(await page.locator('main').innerText()).toContain('No credit is left this period');
+    // A draft lives in this browser: typed, the page opened again, it is back; after signing out it is gone.
+    await page.getByLabel('Seller name (required)').fill('Draft Bakery');
+    await page.goto(`${server.baseUrl}/settings/documents/new/invoice`);
+    expect(await page.getByLabel('Seller name (required)').inputValue()).toBe('Draft Bakery');
+    expect(await page.getByRole('button', { name: 'Preview', exact: true }).getAttribute('value')).toBe('preview');
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.waitForURL(`${server.baseUrl}/settings/sign-in`);
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((name) => name.startsWith('svc-draft:')))).toEqual([]);
     // Chromium reports each page answered 4xx (the 422 of the problems, the 402) as a failed load; nothing else, no
     // refusal of the Content-Security-Policy, no missing icon.
     expect(consoleErrors.filter((message) => !/responded with a status of (422|402)\b/.test(message))).toEqual([]);

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createAccount, findAccount, findAccountByEmail } from '../../src/accounts/store.ts';
 import { accounts, apiKeys, documents, emailChanges, sessions, signInLinks } from '../../src/db/schema.ts';
+import { sha256Hex } from '../../src/hash.ts';
 import { EMAIL_CHANGE_PATH } from '../../src/settings/email-change.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { finalInvoice } from '../support/documents.ts';
@@ -108,6 +109,12 @@ describe('Settings: change the email address, confirmed by a link to the new one
     expect(await asked.text()).toContain('<h1>Check your new address</h1>');
     expect((await findAccount(app.db, account.id))!.email).toBe('before@example.com');
     const path = changeLinkFor('After@Example.com');
+    expect(inbox.messages.findLast((sent) => sent.to === 'After@Example.com')!.text).toContain('of the account b•••@example.com');
+    // The current address hears of it at once, with how to cancel it.
+    const asking = inbox.messages.findLast((sent) => sent.to === 'before@example.com')!;
+    expect(asking.subject).toBe('A change of your email address was asked for');
+    expect(asking.text).toContain('to A•••@Example.com');
+    expect(asking.text).toContain('Sign out everywhere');
     expect((await app.db.select().from(emailChanges))[0]).toMatchObject({ accountId: account.id, newEmail: 'After@Example.com' });
     // The token is stored only as its hash.
     expect(JSON.stringify(await app.db.select().from(emailChanges))).not.toContain(new URL(path, 'http://x').searchParams.get('token'));
@@ -154,6 +161,17 @@ describe('Settings: change the email address, confirmed by a link to the new one
     expect(refusal).toContain('Another account has the address <strong>TAKEN@example.com</strong>');
     expect(await findAccountByEmail(app.db, 'mover@example.com')).toBeDefined();
     expect((await app.db.select().from(accounts).where(eq(accounts.email, 'taken@example.com'))).length).toBe(1);
+  });
+
+  it('is cancelled by Sign out everywhere: a change asked for from a stolen session cannot be used after it', async () => {
+    const browser = await signedIn('victim@example.com');
+    await browser.postSignedIn('/settings/account/email', { email: 'thief@example.com' }, '/settings/account');
+    const token = new URL(changeLinkFor('thief@example.com'), 'http://x').searchParams.get('token')!;
+    expect((await browser.postSignedIn('/settings/sign-out-everywhere')).status).toBe(303);
+    const used = await new SettingsBrowser(app, '203.0.113.66').post(EMAIL_CHANGE_PATH, { token });
+    expect(used.status).toBe(400);
+    expect(await findAccountByEmail(app.db, 'victim@example.com')).toBeDefined();
+    expect(await findAccountByEmail(app.db, 'thief@example.com')).toBeUndefined();
   });
 
   it('refuses its own address and a malformed one at the field, mailing nothing', async () => {
@@ -217,5 +235,23 @@ describe('Settings: delete the account', () => {
     const newAccount = (await findAccountByEmail(app.db, 'leaving@example.com'))!;
     expect(newAccount.id).not.toBe(account.id);
     expect(await (await again.get('/settings')).text()).toContain('50 of 50 this period');
+  });
+
+  it('leaves no way back in: a link or a session made in a race with the deletion signs no one in', async () => {
+    const browser = await signedIn('raced@example.com');
+    const account = (await findAccountByEmail(app.db, 'raced@example.com'))!;
+    const cookie = browser.cookie!;
+    await browser.postSignedIn('/settings/account/delete', { email: 'raced@example.com' }, '/settings/account/delete');
+    // What a sign-in asked for just before the deletion could still write after it: a link, a session.
+    const token = 'a'.repeat(43);
+    const now = app.clock.now();
+    await app.db
+      .insert(signInLinks)
+      .values({ tokenHash: sha256Hex(token), accountId: account.id, createdAt: now, expiresAt: now + 60_000 });
+    await app.db.insert(sessions).values({ tokenHash: sha256Hex(cookie), accountId: account.id, createdAt: now, expiresAt: now + 60_000 });
+    const link = await new SettingsBrowser(app).post('/settings/sign-in/link', { token });
+    expect(link.status).toBe(400);
+    browser.cookie = cookie;
+    expect((await browser.get('/settings')).status).toBe(303);
   });
 });

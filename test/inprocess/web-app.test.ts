@@ -1,8 +1,10 @@
 import { eq, like, sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setCredits } from '../../src/accounts/store.ts';
+import { LIMITS } from '../../src/contract/limits.ts';
 import { accounts, documents, idempotencyKeys, rateLimitWindows } from '../../src/db/schema.ts';
 import { sha256Hex } from '../../src/hash.ts';
+import { MEMORY_MS } from '../../src/idempotency/lease.ts';
 import { addKey } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';
 import { createInbox, type Inbox } from '../support/inbox.ts';
@@ -86,6 +88,15 @@ describe('Web app: check, totals and problems', () => {
     expect(page).toContain('<tr><th scope="row">VAT 7%</th><td>6.87</td></tr>');
     expect(page).toContain('<tr class="strong"><th scope="row">Total</th><td>EUR 104.97</td></tr>');
     expect(page).toContain('<tr class="emphasis"><th scope="row">Balance due</th><td>EUR 104.97</td></tr>');
+  });
+
+  it('refuses a pasted body larger than the API takes, as the API would', async () => {
+    const { browser } = await signedIn();
+    const { csrf } = await openForm(browser);
+    const large = JSON.stringify({ ...INVOICE_BODY, fields: { ...INVOICE_BODY.fields, notes: 'x'.repeat(LIMITS.requestBodyBytes) } });
+    const answer = await browser.post('/settings/documents/new', { csrf, json: large });
+    expect(answer.status).toBe(413);
+    expect(await answer.text()).toContain('at most 128 KiB');
   });
 
   it('escapes what it echoes: markup typed into a field stays text', async () => {
@@ -249,6 +260,22 @@ describe('Web app: what is counted and charged', () => {
     // The form's key was given back: with credits again, the same form makes its document.
     await setCredits(app.db, account.id, 1);
     expect((await send(browser, 'final', INVOICE_FORM, hidden)).status).toBe(200);
+  });
+
+  it('refuses a final form older than the idempotency memory instead of charging it a second time', async () => {
+    const { browser, account } = await signedIn();
+    const hidden = await openForm(browser);
+    expect((await send(browser, 'final', INVOICE_FORM, hidden)).status).toBe(200);
+    app.clock.advance(MEMORY_MS);
+    // The same form a day later (a tab restored, the back button): the record of its final is forgotten by now.
+    const late = await send(browser, 'final', INVOICE_FORM, hidden);
+    expect(late.status).toBe(409);
+    const page = await late.text();
+    expect(page).toContain('This form is more than 24 hours old, so nothing was made or charged.');
+    expect(formIdIn(page)).not.toBe(hidden.form_id);
+    const [after] = await app.db.select().from(accounts).where(eq(accounts.id, account.id));
+    expect(after!.creditsRemaining).toBe(account.creditsRemaining - 1);
+    expect(await app.db.select().from(documents).where(eq(documents.accountId, account.id))).toHaveLength(1);
   });
 
   it('asks before a form that made its final makes another with changed fields', async () => {
