@@ -1,11 +1,12 @@
 """Cuts the bundled fonts from Debian's Noto fonts (fonts/README.md says why and what is kept) and writes
 src/render/font-coverage.ts, the characters each fallback face maps.
 
-Run with Debian's python3 and python3-fonttools, with fonts-noto-core and fonts-noto-cjk installed:
+Run with Debian's python3 and python3-fonttools, with fonts-noto-core and fonts-noto-cjk installed, after npm ci:
     /usr/bin/python3 fonts/cut.py
 Every output is deterministic: a second run writes the same bytes.
 """
 
+import json
 from pathlib import Path
 
 from fontTools import subset
@@ -24,6 +25,11 @@ CJK_FACE_INDEX = 2
 CJK_MAX_ERROR = 1.0
 TARGET = Path(__file__).resolve().parent
 COVERAGE = TARGET.parent / 'src' / 'render' / 'font-coverage.ts'
+# The one table of the scripts drawn beyond Latin (src/contract/scripts.ts explains its columns).
+SCRIPTS = json.loads((TARGET.parent / 'src' / 'contract' / 'scripts.json').read_text())['scripts']
+# Monochrome Noto Emoji (outlines), from the npm package @fontsource/noto-emoji (a development dependency): its
+# `emoji` subset holds every emoji and the sequences the font draws as one glyph (skin tones, ZWJ, flags, keycaps).
+EMOJI_SOURCE = TARGET.parent / 'node_modules' / '@fontsource' / 'noto-emoji' / 'files' / 'noto-emoji-emoji-400-normal.woff'
 
 UNICODES = (
     'U+0020-007E,U+00A0-024F,U+0250-02FF,U+0300-036F,U+0370-03FF,U+0400-052F,U+1E00-1EFF,'
@@ -32,16 +38,11 @@ UNICODES = (
 LAYOUT_FEATURES = 'kern,mark,mkmk'
 
 # The fallback faces, in fallback priority order, are: the rest of Noto Sans (NotoSansExtra, with U+20C0 added),
-# the script families, the symbol families, then CJK last, whose own arrows, operators and shapes are full-width.
-# (family in font-coverage.ts, Noto family file stem)
-SCRIPT_FAMILIES = (
-    ('arabic', 'NotoSansArabic'),
-    ('hebrew', 'NotoSansHebrew'),
-    ('devanagari', 'NotoSansDevanagari'),
-    ('bengali', 'NotoSansBengali'),
-    ('tamil', 'NotoSansTamil'),
-    ('thai', 'NotoSansThai'),
-)
+# the script faces bundled first (`beforeSymbols`), the symbol families, CJK, whose own arrows, operators and shapes
+# are full-width, then the script faces added later and emoji. A face added after CJK takes no character a face
+# before it has, so adding one changes no earlier document's bytes.
+SCRIPT_FAMILIES = tuple((row['family'], row['font']) for row in SCRIPTS if row['font'] and row['beforeSymbols'])
+LATE_SCRIPT_FAMILIES = tuple((row['family'], row['font']) for row in SCRIPTS if row['font'] and not row['beforeSymbols'])
 # Each symbol family keeps the characters of SYMBOL_BLOCKS that no face before it has.
 SYMBOL_FAMILIES = (
     ('math', 'NotoSansMath'),
@@ -235,14 +236,16 @@ def write_coverage(faces: list[tuple[str, str, str]]) -> None:
     ]
     for file, family, weight in faces:
         code_points = TTFont(TARGET / file, lazy=True).getBestCmap().keys()
+        flat = ranges(list(code_points))
+        one_line = f"    ranges: [{', '.join(str(number) for number in flat)}],"
+        # Biome puts an array on one line when it fits the line width, else its items as many as fit a line.
+        listed = [one_line] if len(one_line) <= 140 else ['    ranges: [', *typescript_array(flat, '      '), '    ],']
         out += [
             '  {',
             f"    file: '{file}',",
             f"    family: '{family}',",
             f"    weight: '{weight}',",
-            '    ranges: [',
-            *typescript_array(ranges(list(code_points)), '      '),
-            '    ],',
+            *listed,
             '  },',
         ]
     out += ['];', '']
@@ -275,6 +278,22 @@ def main() -> None:
     # Bold CJK (19 MB more) would double the memory a Worker isolate holds for CJK text: bold is drawn emboldened.
     cut_fallback(to_truetype(TTFont(CJK_SOURCE, fontNumber=CJK_FACE_INDEX, recalcTimestamp=False)), 'NotoSansCJK-Regular.ttf')
     faces.append(('NotoSansCJK-Regular.ttf', 'cjk', 'regular'))
+    for family, stem in LATE_SCRIPT_FAMILIES:
+        for weight in ('Regular', 'Bold'):
+            file = f'{stem}-{weight}.ttf'
+            cut_fallback(TTFont(SOURCE / file, recalcTimestamp=False), file)
+            faces.append((file, family, weight.lower()))
+    # Emoji are drawn in one weight (bold emboldened), as the symbols are; the vertical tables go, as CJK's do.
+    emoji = TTFont(EMOJI_SOURCE, recalcTimestamp=False)
+    emoji.flavor = None
+    for tag in ('vhea', 'vmtx'):
+        del emoji[tag]
+    # HarfBuzz draws a variation selector inside a sequence (❤️) as the font's space glyph with no advance; the PDF
+    # takes a glyph's width from the font, so the space is made as wide as that: nothing. The service never sets a
+    # space in the emoji face (src/render/typeset.ts itemize).
+    emoji['hmtx']['space'] = (0, 0)
+    cut_fallback(emoji, 'NotoEmoji-Regular.ttf')
+    faces.append(('NotoEmoji-Regular.ttf', 'emoji', 'regular'))
     write_coverage(faces)
 
 

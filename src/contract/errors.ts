@@ -1,5 +1,6 @@
 import { HEADERS } from './headers.ts';
 import { AUTH_FAILURE_LIMIT, IDEMPOTENCY_MEMORY_HOURS, IN_PROGRESS_RETRY_AFTER_SECONDS, LIMITS } from './limits.ts';
+import { DRAWN_SCRIPTS } from './scripts.ts';
 
 /**
  * The closed set of error codes of this API version (spec section 7), with their detail codes.
@@ -51,10 +52,6 @@ const VALIDATION_DETAILS = {
   too_many_fields: `\`fields\` holds more than ${LIMITS.fieldNames} names.`,
   invalid_url: 'Not an https:// link that follows the url rules.',
 } as const;
-
-/** The writing systems the bundled fonts draw (fonts/README.md), as README and the errors page list them. */
-export const DRAWN_SCRIPTS =
-  'Latin (with Vietnamese), Greek, Cyrillic, Arabic (with Persian and Urdu letters), Hebrew, Devanagari (Hindi, Marathi), Bengali, Tamil, Thai, Chinese (Simplified and Traditional), Japanese, Korean, every currency sign U+20A0–U+20C0 and the common punctuation and symbols of business text';
 
 export const ERRORS = {
   invalid_request: {
@@ -207,7 +204,7 @@ export const ERRORS = {
     creditUsed: 'false',
     action: 'Report the request id to support; change the text the message names if you need the document now.',
     details: {
-      undrawable_characters: `A value holds characters no bundled font draws; the detail names the field and the characters. Drawn: ${DRAWN_SCRIPTS}. Not drawn: emoji and scripts not listed.`,
+      undrawable_characters: `A value holds characters no bundled font draws; the detail names the field and the characters. Drawn: ${DRAWN_SCRIPTS}. Not drawn: scripts not listed.`,
     },
   },
   rate_limited: {

@@ -137,6 +137,7 @@ export function loadFonts(files: FontFiles): FontSet {
   const textFace = (weight: FontWeight): TextFace => {
     const face = latin[weight];
     const fallbacks = files.scripts ? fallbacksOf(weight) : [];
+    const emoji = fallbacks.findIndex((fallback) => fallback.info.family === 'emoji');
     const kept = new SetLines();
     const ofDocument = new SetLines();
     documentLines.push(ofDocument);
@@ -159,7 +160,7 @@ export function loadFonts(files: FontFiles): FontSet {
     const set = (text: string, cjkLanguage?: string): SetLine => {
       const known = kept.get(cjkLanguage, text) ?? ofDocument.get(cjkLanguage, text);
       if (known) return known;
-      const line = setLine(text, { latin: face, fallbacks, scriptFace, firstCovering }, cjkLanguage);
+      const line = setLine(text, { latin: face, fallbacks, scriptFace, firstCovering, emoji }, cjkLanguage);
       if (text.length > CACHED_LINE_LENGTH) return line;
       // Seen by its text alone: a text set in two languages is kept for the later one earlier.
       if (!seen.check(text, documentNumber)) {

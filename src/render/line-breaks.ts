@@ -1,4 +1,6 @@
+import { SCRIPTS } from '../contract/scripts.ts';
 import { LINE_BREAK_CLASSES, LINE_BREAK_RANGES } from './line-break-classes.ts';
+import { syllableBreaks } from './syllable-breaks.ts';
 import { isCombiningMark } from './text.ts';
 import { THAI_ALPHABET, THAI_WORDS } from './thai-words.ts';
 
@@ -257,15 +259,17 @@ function thaiWordBoundaries(word: string, start: number, end: number): number[] 
 
 /**
  * UTF-16 indices i (0 < i < word.length) where a line may break inside a space-free word: UAX #14 between CJK
- * ideographs/kana/Hangul (with its no-break-before/after punctuation rules) and Thai word boundaries from a
- * dictionary. Returns [] for words without such characters (Latin, Arabic, Indic ... unchanged).
+ * ideographs/kana/Hangul (with its no-break-before/after punctuation rules), Thai word boundaries from a
+ * dictionary, and the syllables of Myanmar, Khmer and Lao (syllable-breaks.ts). Returns [] for words without
+ * such characters (Latin, Arabic, Indic ... unchanged).
  *
  * Korean breaks at spaces only, as it is written and as browsers break it with `word-break: keep-all`: no place is
  * found next to a Hangul character (UAX #14's tailoring for Korean), so a Korean word moves to the next line whole
  * and only a word wider than a line is cut between syllables.
  */
 export function breakOpportunities(word: string): number[] {
-  if (!hasBreakableScript(word)) return [];
+  const syllables = syllableBreaks(word);
+  if (!hasBreakableScript(word)) return syllables;
   const breaks: number[] = [];
   let baseClass: LineBreakClass | undefined;
   let baseCodePoint = 0;
@@ -298,14 +302,14 @@ export function breakOpportunities(word: string): number[] {
     previousClass = lineClass;
     index += codePoint > 0xffff ? 2 : 1;
   }
-  return breaks;
+  return syllables.length ? [...new Set([...breaks, ...syllables])].sort((a, b) => a - b) : breaks;
 }
 
 const ZERO_WIDTH_NON_JOINER = 0x200c;
 const ZERO_WIDTH_JOINER = 0x200d;
 
-/** The viramas of Devanagari, Bengali and Tamil: with the consonant after them they make one conjunct. */
-const VIRAMAS: ReadonlySet<number> = new Set([0x094d, 0x09cd, 0x0bcd]);
+/** The viramas of the scripts that have them (Devanagari, Khmer's coeng…): with the consonant after, one conjunct. */
+const VIRAMAS: ReadonlySet<number> = new Set(SCRIPTS.flatMap((script) => script.viramas.map((hex) => Number.parseInt(hex, 16))));
 
 const LETTER = /^\p{L}$/u;
 

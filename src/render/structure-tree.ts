@@ -1,4 +1,5 @@
 import { type PDFContext, PDFHexString, PDFRef } from 'pdf-lib';
+import { SCRIPTS, scriptPattern } from '../contract/scripts.ts';
 import { AsciiBuffer, SPACE } from './ascii-buffer.ts';
 import type { WrittenObjects } from './pdf-file.ts';
 import { type Artifact, isArtifact, isAscii, languageOfText, type Mark, type StructureElement } from './structure.ts';
@@ -35,7 +36,7 @@ const treeSyntax = new AsciiBuffer();
  * scripts whose vowel signs are drawn before the consonant they follow. An element with such text gets its text,
  * its lines in order, as /ActualText, which a screen reader reads instead of the glyphs.
  */
-const REORDERED = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Tamil}]/u;
+const REORDERED = scriptPattern(SCRIPTS.filter((script) => script.reordered));
 
 /** A language tag as a /Lang text string: ASCII, hex-encoded like every string the writer puts in a PDF. */
 export function languageString(tag: string): PDFHexString {

@@ -1,3 +1,4 @@
+import { SCRIPTS, scriptPattern } from '../contract/scripts.ts';
 /**
  * The logical structure of a document (PDF 32000 14.7, 14.8: tagged PDF), built by the layout in reading order
  * while it draws, and written by the PDF writer as the structure tree. Everything drawn is either content of
@@ -49,16 +50,7 @@ export const isArtifact = (mark: Mark): mark is Artifact => 'artifact' in mark;
  * otherwise as Chinese. The script with the most letters decides; a text with more Latin letters than any other
  * script's keeps the document's language (undefined).
  */
-const SCRIPT_LANGUAGES: readonly (readonly [RegExp, string])[] = [
-  [/\p{Script=Greek}/u, 'el'],
-  [/\p{Script=Cyrillic}/u, 'ru'],
-  [/\p{Script=Arabic}/u, 'ar'],
-  [/\p{Script=Hebrew}/u, 'he'],
-  [/\p{Script=Devanagari}/u, 'hi'],
-  [/\p{Script=Bengali}/u, 'bn'],
-  [/\p{Script=Tamil}/u, 'ta'],
-  [/\p{Script=Thai}/u, 'th'],
-];
+const SCRIPT_LANGUAGES: readonly (readonly [RegExp, string])[] = SCRIPTS.map((script) => [scriptPattern([script]), script.language]);
 /** The letters counted, each of one script (the scripts do not overlap): their index is the count's. */
 const [LATIN, KANA, HANGUL, HAN] = [0, 1, 2, 3];
 const COUNTED: readonly RegExp[] = [

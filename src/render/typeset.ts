@@ -1,3 +1,4 @@
+import { SCRIPT_OF_FAMILY } from '../contract/scripts.ts';
 import { embeddingLevels, mirrored } from './bidi.ts';
 import type { FontFace, ScriptFace } from './faces.ts';
 import { covers, type Fallback, FontsNotLoaded } from './fallback.ts';
@@ -36,17 +37,9 @@ interface LineFaces {
   scriptFace(info: FallbackFaceInfo): ScriptFace | undefined;
   /** The first face that has a character: -1 the Latin face, else an index into `fallbacks` (-1 when none has it). */
   firstCovering(codePoint: number): number;
+  /** The emoji face's index in `fallbacks` (-1 when there is none). */
+  readonly emoji: number;
 }
-
-/** HarfBuzz's script of each family: the shaper it runs (Arabic joining, Indic reordering, Thai marks…). */
-const SCRIPT_OF_FAMILY: Readonly<Record<string, string>> = {
-  arabic: 'Arab',
-  hebrew: 'Hebr',
-  devanagari: 'Deva',
-  bengali: 'Beng',
-  tamil: 'Taml',
-  thai: 'Thai',
-};
 
 const KANA = /[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]/;
 const HANGUL = /[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff]/;
@@ -86,6 +79,14 @@ const LETTER = /\p{L}/u;
 /** LEFT-TO-RIGHT MARK, RIGHT-TO-LEFT MARK, ARABIC LETTER MARK: they set bidi levels and draw nothing. */
 const BIDI_MARKS = new Set([0x200e, 0x200f, 0x061c]);
 
+/**
+ * VARIATION SELECTOR-16 asks for a character's emoji form, and COMBINING ENCLOSING KEYCAP makes a keycap of the
+ * digit, `#` or `*` before it: that character takes the emoji face, so that the font draws the sequence as one
+ * glyph (❤️, #️⃣), where by coverage alone ❤ would take a symbol face and # the Latin one.
+ */
+const EMOJI_PRESENTATION = 0xfe0f;
+const COMBINING_KEYCAP = 0x20e3;
+
 /** One face's share of a line: UTF-16 range, bidi level and the face chosen for it. */
 interface Item {
   start: number;
@@ -117,8 +118,13 @@ function itemize(text: string, levels: Uint8Array, faces: LineFaces): Item[] {
     const char = text.slice(i, i + length);
     const level = levels[i]!;
     let face: number;
-    if (current && isDefaultIgnorable(codePoint)) face = current.face;
-    else if (current && !LETTER.test(char) && coveredBy(current.face, codePoint)) face = current.face;
+    const next = text.codePointAt(i + length);
+    if ((next === EMOJI_PRESENTATION || next === COMBINING_KEYCAP) && faces.emoji >= 0 && coveredBy(faces.emoji, codePoint))
+      face = faces.emoji;
+    else if (current && isDefaultIgnorable(codePoint)) face = current.face;
+    // The emoji face maps the space, digits, # and * (for keycaps) with an emoji's width: they never stay in its run.
+    else if (current && !LETTER.test(char) && !(current.face === faces.emoji && codePoint < 0x80) && coveredBy(current.face, codePoint))
+      face = current.face;
     else face = faces.firstCovering(codePoint);
     if (current && current.face === face && current.level === level) current.end = i + length;
     else {
@@ -155,7 +161,7 @@ function scriptRun(text: string, item: Item, face: ScriptFace, cjkLanguage: stri
   const rtl = item.level % 2 === 1;
   const family = face.info.family;
   const language = family === 'cjk' ? cjkLanguage : undefined;
-  const script = SCRIPT_OF_FAMILY[family];
+  const script = SCRIPT_OF_FAMILY.get(family)?.harfbuzz;
   const shaped = face.harfbuzz.shape(text, item.start, item.end - item.start, {
     direction: rtl ? 'rtl' : 'ltr',
     ...(script ? { script } : {}),

@@ -46,16 +46,16 @@ describe('403 forbidden_scope by mode', () => {
 describe('422 render_rejected', () => {
   it('refuses characters no bundled font has, naming field and characters, charges nothing, and frees the key for a corrected retry', async () => {
     const body = await expectError(
-      await makeDocument(app, caller, finalInvoice({ client_name: 'ሰላም Trading 😀' }), { key: 'k-render' }),
+      await makeDocument(app, caller, finalInvoice({ client_name: 'ᏣᎳᎩ Trading ᱥ' }), { key: 'k-render' }),
       422,
       'render_rejected',
     );
-    expect(body.error.message).toContain('"😀" (U+1F600)');
+    expect(body.error.message).toContain('"ᱥ" (U+1C65)');
     expect(body.error.details).toEqual([
       {
         code: 'undrawable_characters',
         field: 'fields.client_name',
-        message: 'The bundled fonts cannot draw "ሰ" (U+1230), "ላ" (U+120B), "ም" (U+121D), "😀" (U+1F600).',
+        message: 'The bundled fonts cannot draw "Ꮳ" (U+13E3), "Ꮃ" (U+13B3), "Ꭹ" (U+13A9), "ᱥ" (U+1C65).',
       },
     ]);
     expect(body.credit_used).toBe(false);

@@ -7,7 +7,7 @@ import { sha256 } from '../support/pdf.ts';
 import { fixture } from '../support/requests.ts';
 
 /**
- * The invoices of issue 16, one per script and one mixing three (test/fixtures/script-invoices/), and the SHA-256
+ * The invoices of issues 16 and 37, one per script and one mixing three (test/fixtures/script-invoices/), and the SHA-256
  * of their PDF: the same golden in process and on Bun, Node and workerd (`npm run test:runtimes` runs this file
  * against each), so the three runtimes make the same bytes. A change that alters them fails here until the
  * template's version is raised and the hashes renewed, as in test/render/render.test.ts.
@@ -29,6 +29,22 @@ const GOLDEN: [file: string, sha256: string][] = [
   ['chinese.json', '850376b5699054b7f9d53e2752e1ad6016362e86a46f13d02250872a3b39403b'],
   ['korean.json', '26388f3ee3025db172e020d39d56d9f73e1c2595c86897726fe74e9428fda233'],
   ['mixed.json', 'd3572e17aa5761fcac44d8f803658b06ce00fab9533c563b12ffd3b0f3333754'],
+  // Issue 37: the scripts after CJK in the fallback order, and emoji.
+  ['telugu.json', '89c17950f9d7ef486c115924b5ed2b83be29019563d6b74a2ac68dd61a90555f'],
+  ['kannada.json', '78d02b03e521451e0a665993f7977053ae4587c21554fea57ee533c7586fb184'],
+  ['malayalam.json', '6f47c41fafe93e55392bba9902da87cb92cf79e1b8fa1b3890d4a503b49ab210'],
+  ['gujarati.json', '746d08077fd1bb23d03c1f0000ef5a56eb083549f6290b5f9d5306f917de0807'],
+  ['punjabi.json', 'd39ee1ed7c643e0f0b84e531ecc59320d97ad4c9faf0be5dc9373d3a7d7e69d0'],
+  ['odia.json', '8464665236549054e6fcdf71d85de1c8ffe20e136db3c133b5817bef6fb06557'],
+  ['sinhala.json', '31bb71e0b429ad98db01b11d0cc6bcb840e630d7893544cfbf9e4ae6ba060f8c'],
+  ['burmese.json', '59108ce1c6a0352507e5631cd7fec2b7f1f062b61afc1d67d6fa2ba1d2f1d76c'],
+  ['khmer.json', '8b0202bbbadca78e1ad463fd2ab48c879c40a4b4c62a952b77ced6b9a451045c'],
+  ['lao.json', '3d4a2274510282d8b2a12c0c7541f27867bf9d1c660f7c681c2df8cfb2dd7c75'],
+  ['tibetan.json', '737257cbcd010cf0142bbf5cb7bf15448f912e6ce21fe6dc37e5786059028536'],
+  ['amharic.json', '38153a99e527af10a215bf99abe34d75bb2f31467a515f08043dbdbbe6fff109'],
+  ['georgian.json', 'e703a015a8849d79da0bff47f363206461dbcddb276c48fb990257709766fabf'],
+  ['armenian.json', 'a3a7299df13462197a6396c9aee3a153ca8dcc541a89a7517eb07469ef66132d'],
+  ['emoji.json', '07cb97127ff186e22c54a5db7efe2129b69207b458b528f88f1e614ac0354923'],
 ];
 /** Issue 16's target for each of these PDFs. */
 const MAX_BYTES = 60_000;

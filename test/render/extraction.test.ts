@@ -6,7 +6,7 @@ import { renderPdf } from '../../src/render/index.ts';
 import { renderInput } from '../../src/templates/template.ts';
 import { CORPUS } from '../fixtures/scripts/corpus.ts';
 import { testFonts } from '../support/app.ts';
-import { pdftotext, readPdf } from '../support/pdf.ts';
+import { mutoolText, pdftotext, readPdf } from '../support/pdf.ts';
 import { finalBody, INVOICE_FIELDS } from '../support/requests.ts';
 
 /**
@@ -48,7 +48,7 @@ async function render(body: unknown): Promise<{ bytes: Uint8Array; lines: string
   return { bytes, lines };
 }
 
-type Extractor = 'pdftotext' | 'pdftotext -layout' | 'pdf.js';
+type Extractor = 'pdftotext' | 'pdftotext -layout' | 'pdf.js' | 'mutool';
 
 /**
  * What remains: lines that mix directions (a right-to-left line with digits, punctuation or Latin between its
@@ -112,6 +112,18 @@ const EXPECTED_DIFFERENCES: Readonly<Record<string, Differences>> = {
     },
     'תודה רבה על הזמנתכם!': POPPLER_BOTH('!תודה רבה על הזמנתכם'),
   },
+  // pdf.js replaces U+0EB3 LAO VOWEL SIGN AM by its compatibility decomposition (its own normalisation table; Thai's
+  // U+0E33 is not in it), whatever the ToUnicode says.
+  lao: {
+    'ບໍລິສັດ ລາວ ການຄ້າ ຈຳກັດ': { 'pdf.js': 'ບໍລິສັດ ລາວ ການຄ້າ ຈໍາກັດ' },
+    'Invoice INV-1 · ບໍລິສັດ ລາວ ການຄ້າ ຈຳກັດ': { 'pdf.js': 'Invoice INV-1 · ບໍລິສັດ ລາວ ການຄ້າ ຈໍາກັດ' },
+  },
+  // The virama after the ന്റ ligature is drawn 186 units right of its pen position (the font's own placement): pdf.js
+  // takes the gap for a space.
+  malayalam: {
+    'സെന്റ് തോമസ് ട്രേഡിംഗ് കമ്പനി': { 'pdf.js': 'സെന ്റ് തോമസ് ട്രേഡിംഗ് കമ്പനി' },
+    'Invoice INV-1 · സെന്റ് തോമസ് ട്രേഡിംഗ് കമ്പനി': { 'pdf.js': 'Invoice INV-1 · സെന ്റ് തോമസ് ട്രേഡിംഗ് കമ്പനി' },
+  },
   // Mixed lines, on a page poppler reads as left to right: the space after a right-to-left stretch is in it.
   mixed: {
     'شركة النور Al Noor LLC': POPPLER_BOTH('Al Noor LLC شركة النور'),
@@ -123,10 +135,37 @@ const EXPECTED_DIFFERENCES: Readonly<Record<string, Differences>> = {
   },
 };
 
+/**
+ * The invoices whose every line MuPDF's mutool (issue 37's third reader) gives back as sent. On the others it
+ * does not, measured with mupdf-tools 1.21 (84 lines in all, 2026-12-06), for three reasons:
+ * - a glyph that shows no text of its own (the second glyph of a two-part vowel, a part of a conjunct, a
+ *   variation selector in an emoji sequence) maps to WORD JOINER in ToUnicode (pdf-writer.ts SHOWS_NOTHING), which
+ *   pdf.js skips and mutool copies: «തോ\u2060മസ്» (Malayalam, Hindi, Bengali, Tamil, Thai, Telugu, Gujarati,
+ *   Punjabi, Odia, Sinhala, Myanmar, Khmer, Tibetan). A writing can fix this one (an empty mapping), at the cost of
+ *   the bytes of every document in these scripts: a new template version, left for its own change;
+ * - a glyph drawn apart from the pen (a spacing virama placed by the font, Malayalam ന്റ്) makes mutool and pdf.js
+ *   put a space before it;
+ * - mutool gives right-to-left lines in drawing order, character by character reversed (Arabic, Persian, Urdu,
+ *   Hebrew and the mixed lines): it applies no bidirectional algorithm to extracted text, so no order of drawing
+ *   can give both it and the viewers that do (poppler, pdf.js) the logical order.
+ */
+const MUTOOL_EXACT: ReadonlySet<string> = new Set([
+  'japanese',
+  'chinese-simplified',
+  'chinese-traditional',
+  'korean',
+  'kannada',
+  'lao',
+  'amharic',
+  'georgian',
+  'armenian',
+]);
+
 const extractors: Record<Extractor, (bytes: Uint8Array) => Promise<string> | string> = {
   pdftotext: (bytes) => pdftotext(bytes),
   'pdftotext -layout': (bytes) => pdftotext(bytes, { layout: true }),
   'pdf.js': async (bytes) => (await readPdf(bytes)).pages.map((page) => page.copied).join('\n'),
+  mutool: (bytes) => mutoolText(bytes),
 };
 
 /** Lines that mix scripts, directions and digits: seller, client, address, items, notes as in the corpus. */
@@ -148,7 +187,7 @@ const INVOICES: Readonly<Record<string, readonly string[]>> = {
 
 describe('copy and search: extracted text is the text as sent, in logical order (issue 16)', () => {
   for (const [script, strings] of Object.entries(INVOICES)) {
-    it(`${script}: pdftotext, pdftotext -layout and pdf.js give every line of the invoice back`, async () => {
+    it(`${script}: pdftotext, pdftotext -layout, pdf.js (and mutool where exact) give every line of the invoice back`, async () => {
       const { bytes, lines } = await render(invoiceOf(strings));
       const wrong: Partial<Record<Extractor, string[]>> = {};
       for (const [extractor, extract] of Object.entries(extractors) as [Extractor, (typeof extractors)[Extractor]][]) {
@@ -157,7 +196,8 @@ describe('copy and search: extracted text is the text as sent, in logical order 
           .map((line) => comparable(EXPECTED_DIFFERENCES[script]?.[line]?.[extractor] ?? line))
           .filter((line) => !page.includes(line));
       }
-      expect(wrong).toEqual({ pdftotext: [], 'pdftotext -layout': [], 'pdf.js': [] });
+      if (!MUTOOL_EXACT.has(script)) delete wrong.mutool;
+      expect(wrong).toEqual({ pdftotext: [], 'pdftotext -layout': [], 'pdf.js': [], ...(MUTOOL_EXACT.has(script) ? { mutool: [] } : {}) });
     });
   }
 });

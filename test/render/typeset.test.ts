@@ -184,6 +184,24 @@ describe('wrapping a left-to-right paragraph with right-to-left words', () => {
   });
 });
 
+describe('emoji', () => {
+  it('draws a sequence the font has as one glyph: skin tone, ZWJ family, flag, keycap, emoji presentation', () => {
+    for (const sequence of ['👍🏽', '👨\u200d👩\u200d👧', '🇩🇪', '#\ufe0f\u20e3', '❤\ufe0f']) {
+      const line = fonts.regular.setLine(`a ${sequence} b`);
+      expect(facesOf(line), sequence).toEqual(['latin', 'emoji', 'latin']);
+      const drawn = line.runs[1]!.glyphs.filter((glyph) => glyph.advance > 0);
+      expect(drawn, sequence).toHaveLength(1);
+      // The spaces around it stay in the Latin face, at its width, not the emoji face's.
+      expect(line.runs[2]!.glyphs[0]!.advance).toBe(line.runs[0]!.glyphs.at(-1)!.advance);
+    }
+  });
+
+  it('keeps a symbol the symbol faces draw in their face without VS16, and gives it the emoji form with it', () => {
+    expect(facesOf(fonts.regular.setLine('a ❤ b'))).toEqual(['latin', 'symbols2', 'latin']);
+    expect(facesOf(fonts.regular.setLine('a ❤\ufe0f b'))).toEqual(['latin', 'emoji', 'latin']);
+  });
+});
+
 describe('marks and text that cannot be broken', () => {
   it('draws a mark its letter’s font lacks with a font that has it, rather than refusing it', () => {
     for (const text of ['a\u093E', 'abc \u064E', 'x\u05B4', '中\u093E']) {

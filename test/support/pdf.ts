@@ -94,6 +94,11 @@ export function pdftotext(bytes: Uint8Array, options: { layout?: boolean } = {})
   return withFile(bytes, (file) => execFileSync('pdftotext', [...args, file, '-'], { encoding: 'utf8' }));
 }
 
+/** The text MuPDF's mutool (mupdf-tools) extracts from every page, one line per line it finds. */
+export function mutoolText(bytes: Uint8Array): string {
+  return withFile(bytes, (file) => execFileSync('mutool', ['draw', '-q', '-F', 'txt', '-o', '-', file], { encoding: 'utf8' }));
+}
+
 /** The file rewritten by qpdf in QDF form: every stream uncompressed, so content operators can be read. */
 export function qdf(bytes: Uint8Array): string {
   return withFile(bytes, (file) =>
