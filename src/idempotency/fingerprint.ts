@@ -1,4 +1,3 @@
-import type { DocumentRequest } from '../documents/request.ts';
 import { sha256Hex } from '../hash.ts';
 import { Decimal } from '../money/decimal.ts';
 
@@ -19,17 +18,9 @@ function canonical(value: unknown): unknown {
 }
 
 /**
- * SHA-256 of the normalised request (section 3): template, mode, paper, locale, reference and the read field
- * values. Not the template version (a changed version is its own answer) and nothing from headers such as Accept.
+ * SHA-256 of a request in its normal form (section 3): a plain value, in a stable text form, so that two requests
+ * that mean the same give the same fingerprint. What goes into it is the caller's (src/documents/fingerprint.ts).
  */
-export function requestFingerprint(request: DocumentRequest): string {
-  const normalised = canonical({
-    template: request.template.slug,
-    mode: request.mode,
-    paper: request.paper,
-    locale: request.locale,
-    reference: request.reference,
-    fields: request.values,
-  });
-  return sha256Hex(JSON.stringify(normalised));
+export function fingerprintOf(normalised: unknown): string {
+  return sha256Hex(JSON.stringify(canonical(normalised)));
 }

@@ -1,5 +1,5 @@
-import { accountObject } from '../accounts/account-object.ts';
 import { renewPeriodIfEnded } from '../accounts/store.ts';
+import { accountObject } from '../auth/account-object.ts';
 import { keyed } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';

@@ -1,5 +1,5 @@
-import { accountSummary } from '../accounts/account-object.ts';
 import { renewPeriodIfEnded } from '../accounts/store.ts';
+import { accountSummary } from '../auth/account-object.ts';
 import { PAGE_PATHS, pageResponse } from '../pages/layout.ts';
 import { settingsPage } from '../pages/page-route.ts';
 import { overviewView } from '../pages/views.ts';

@@ -1,5 +1,5 @@
-import { accountSummary } from '../accounts/account-object.ts';
 import { renewPeriodIfEnded } from '../accounts/store.ts';
+import { accountSummary } from '../auth/account-object.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { historyPage } from '../documents/record.ts';
 import { PageError } from '../pages/errors.ts';

@@ -12,10 +12,14 @@ import { answerWithoutHandler } from './answer.ts';
  */
 const DISCARD_LIMIT = 8 * 1024 * 1024;
 
-function bodyOf(incoming: IncomingMessage): ReadableStream<Uint8Array> {
+/** The rest of a request body, read and dropped: what the handler left unread when it answered. */
+const DROP_REST = Symbol('drop the rest of the body');
+type BodyStream = ReadableStream<Uint8Array> & { [DROP_REST]?: () => void };
+
+function bodyOf(incoming: IncomingMessage): BodyStream {
   let cancelled = false;
   let discarded = 0;
-  return new ReadableStream<Uint8Array>({
+  const stream: BodyStream = new ReadableStream<Uint8Array>({
     start(controller) {
       incoming.on('data', (chunk: Buffer) => {
         if (cancelled) {
@@ -41,6 +45,11 @@ function bodyOf(incoming: IncomingMessage): ReadableStream<Uint8Array> {
       incoming.resume();
     },
   });
+  stream[DROP_REST] = () => {
+    cancelled = true;
+    incoming.resume();
+  };
+  return stream;
 }
 
 /**
@@ -51,7 +60,7 @@ function bodyOf(incoming: IncomingMessage): ReadableStream<Uint8Array> {
 const METHODS_REQUEST_REFUSES = new Set(['CONNECT', 'TRACE', 'TRACK']);
 const STAND_IN_METHOD = 'X-UNSERVED';
 
-function toRequest(incoming: IncomingMessage, fallbackOrigin: string): Request {
+function toRequest(incoming: IncomingMessage, fallbackOrigin: string): { request: Request; body: BodyStream | undefined } {
   // An origin-form target is a path, and stays one: resolved against a base, `//evil.example/x` would name
   // another host, where Bun and workerd keep the path `//evil.example/x`.
   const target = incoming.url ?? '/';
@@ -69,13 +78,14 @@ function toRequest(incoming: IncomingMessage, fallbackOrigin: string): Request {
   const method = incoming.method ?? 'GET';
   const refused = METHODS_REQUEST_REFUSES.has(method);
   const hasBody = method !== 'GET' && method !== 'HEAD' && !refused;
+  const body = hasBody ? bodyOf(incoming) : undefined;
   const request = new Request(url, {
     method: refused ? STAND_IN_METHOD : method,
     headers,
-    ...(hasBody ? { body: bodyOf(incoming), duplex: 'half' } : {}),
+    ...(body ? { body, duplex: 'half' } : {}),
   } as RequestInit);
   if (refused) Object.defineProperty(request, 'method', { value: method });
-  return request;
+  return { request, body };
 }
 
 async function writeResponse(response: Response, outgoing: ServerResponse): Promise<void> {
@@ -105,23 +115,26 @@ const unreadable = (message: string) => new ApiError('invalid_request', { messag
 export function serveNode(fetch: FetchHandler, port: number, hostname: string, publicBaseUrl?: string): Server {
   const fallbackOrigin = `http://${hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
   const baseUrl = publicBaseUrl ?? fallbackOrigin;
-  const answer = async (incoming: IncomingMessage): Promise<Response> => {
-    let request: Request;
+  const answer = async (incoming: IncomingMessage): Promise<{ response: Response; body?: BodyStream | undefined }> => {
+    let made: ReturnType<typeof toRequest>;
     try {
-      request = toRequest(incoming, fallbackOrigin);
+      made = toRequest(incoming, fallbackOrigin);
     } catch {
-      return answerWithoutHandler(unreadable('The request target is not a valid URL.'), baseUrl);
+      return { response: answerWithoutHandler(unreadable('The request target is not a valid URL.'), baseUrl) };
     }
     try {
-      return await fetch(request, { clientAddress: incoming.socket.remoteAddress });
+      return { response: await fetch(made.request, { clientAddress: incoming.socket.remoteAddress }), body: made.body };
     } catch {
       // The handler answers every failure itself; this only keeps a rejection from stopping the process.
-      return answerWithoutHandler(new ApiError('internal_error'), baseUrl);
+      return { response: answerWithoutHandler(new ApiError('internal_error'), baseUrl), body: made.body };
     }
   };
 
   const server = createServer(async (incoming, outgoing) => {
-    const response = await answer(incoming);
+    const { response, body } = await answer(incoming);
+    // An answer given before the body was read (413, 415, 401…): the rest is read and dropped while it goes out, so
+    // that a client still sending gets it, and the connection stays open for its next request.
+    if (!incoming.complete) body?.[DROP_REST]?.();
     try {
       await writeResponse(response, outgoing);
     } catch {
@@ -130,7 +143,7 @@ export function serveNode(fetch: FetchHandler, port: number, hostname: string, p
   });
   // CONNECT is not a request node:http answers through `request`; without a listener it drops the connection.
   server.on('connect', async (incoming: IncomingMessage, socket: Duplex) => {
-    await endSocketWith(socket, await answer(incoming)).catch(() => socket.destroy());
+    await endSocketWith(socket, (await answer(incoming)).response).catch(() => socket.destroy());
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // As node:http's own handler: no answer once a response on this connection has started (a pipelined bad

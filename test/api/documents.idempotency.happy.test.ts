@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { idempotencyKeys } from '../../src/db/schema.ts';
+import { requestFingerprint } from '../../src/documents/fingerprint.ts';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
-import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
 import { parseJson } from '../../src/json/parse.ts';
 import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, type TestApp } from '../support/app.ts';

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { rateLimitWindows } from '../../src/db/schema.ts';
+import { requestFingerprint } from '../../src/documents/fingerprint.ts';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
-import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
 import { parseJson } from '../../src/json/parse.ts';
 import { type Caller, seedCaller } from '../support/accounts.ts';
 import { BASE, createTestApp, type TestApp, withLimiterDown } from '../support/app.ts';

@@ -141,10 +141,13 @@ const EXPECTED_DIFFERENCES: Readonly<Record<string, Differences>> = {
  * - a glyph that shows no text of its own (the second glyph of a two-part vowel, a part of a conjunct, a
  *   variation selector in an emoji sequence) maps to WORD JOINER in ToUnicode (pdf-writer.ts SHOWS_NOTHING), which
  *   pdf.js skips and mutool copies: «തോ\u2060മസ്» (Malayalam, Hindi, Bengali, Tamil, Thai, Telugu, Gujarati,
- *   Punjabi, Odia, Sinhala, Myanmar, Khmer, Tibetan). A writing can fix this one (an empty mapping), at the cost of
- *   the bytes of every document in these scripts: a new template version, left for its own change;
- * - a glyph drawn apart from the pen (a spacing virama placed by the font, Malayalam ന്റ്) makes mutool and pdf.js
- *   put a space before it;
+ *   Punjabi, Odia, Sinhala, Myanmar, Khmer, Tibetan). Tried on 2026-12-06: an empty mapping, U+200B, U+200C, U+00AD
+ *   and U+FEFF; mutool copies each of them too, and pdf.js then gets 1 to 6 lines a script wrong (empty, U+FEFF)
+ *   or none (the others), so WORD JOINER stays: it is right in two readers of three;
+ * - mutool builds words and lines from where glyphs lie: a mark the font places apart from its base (by an
+ *   adjustment or text rise: Tibetan «བོ ད», Khmer «ផ្កា⁠ ម្⁠លិះ», Odia «ଭ» and «ୁ» on two lines) becomes a word or a line
+ *   of its own. Marks must be drawn where the font puts them, so no writing avoids it; pdf.js does the same once,
+ *   for the Malayalam virama after the ന്റ ligature (EXPECTED_DIFFERENCES);
  * - mutool gives right-to-left lines in drawing order, character by character reversed (Arabic, Persian, Urdu,
  *   Hebrew and the mixed lines): it applies no bidirectional algorithm to extracted text, so no order of drawing
  *   can give both it and the viewers that do (poppler, pdf.js) the logical order.

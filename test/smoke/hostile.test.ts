@@ -76,6 +76,33 @@ describe.each([
     await response.arrayBuffer();
   }
 
+  describe('answers given before the body is read reach a client still sending it', () => {
+    it('30 bodies over the limit get 30 × 413, and 30 without Content-Type 30 × 415, on kept-alive connections', async () => {
+      const large = new Uint8Array(1_000_000).fill(0x20);
+      const statuses: number[] = [];
+      for (let sent = 0; sent < 30; sent++) {
+        const answer = await fetch(`${server.url}/api/v1/documents/validate`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+          body: large,
+        });
+        statuses.push(answer.status);
+        await answer.arrayBuffer();
+      }
+      for (let sent = 0; sent < 30; sent++) {
+        const answer = await fetch(`${server.url}/api/v1/documents/validate`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${key}` },
+          body: large.subarray(0, 100_000),
+        });
+        statuses.push(answer.status);
+        await answer.arrayBuffer();
+      }
+      expect(statuses).toEqual([...Array(30).fill(413), ...Array(30).fill(415)]);
+      await stillServing();
+    });
+  });
+
   describe('the sweep', () => {
     it('answers the contract error for each, and keeps serving', async () => {
       const baseline = rssKiB();

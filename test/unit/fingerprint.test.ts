@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { requestFingerprint } from '../../src/documents/fingerprint.ts';
 import { type DocumentRequest, parseDocumentRequest } from '../../src/documents/request.ts';
-import { requestFingerprint } from '../../src/idempotency/fingerprint.ts';
 import { parseJson } from '../../src/json/parse.ts';
 import { INVOICE_FIELDS, QUOTE_FIELDS } from '../support/requests.ts';
 

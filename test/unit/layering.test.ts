@@ -5,12 +5,18 @@ import { describe, expect, it } from 'vitest';
 /**
  * The layers of src/, from the top: a module may import from its own layer or any layer below, never above.
  * A folder (or a file at the root of src/) that is not listed here fails the test until it is given a layer.
+ * The use cases are in a strict order of their own, one folder a layer: the operator's commands use every use
+ * case; Settings' sign-in and account changes, the documents (create, web, records) each use authentication and
+ * the ones below; authentication uses the credits' commit, idempotency, limits and accounts; a lower one never
+ * uses a higher one.
  */
+const USE_CASES: readonly string[] = ['operator', 'settings', 'documents', 'auth', 'credits', 'idempotency', 'limits', 'accounts'];
+
 const LAYERS: readonly (readonly string[])[] = [
   ['runtimes', 'cli', 'client'],
   ['app.ts'],
   ['routes', 'http', 'openapi', 'docs', 'pages'],
-  ['documents', 'accounts', 'auth', 'credits', 'limits', 'idempotency', 'operator', 'settings'],
+  ...USE_CASES.map((folder) => [folder]),
   ['templates'],
   ['render'],
   ['contract', 'json', 'db', 'mail', 'money', 'bytes.ts', 'clock.ts', 'config.ts', 'hash.ts', 'ids.ts', 'log.ts'],
@@ -157,6 +163,12 @@ describe('layering of src/', () => {
       'render/example.ts: import(`../ids.ts`)',
       'render/example.ts: ./no-such-module.ts',
     ]);
+  });
+
+  it('orders the use cases strictly: it would catch a use case importing one above it', () => {
+    const added = new Map(graph);
+    added.set('idempotency/fingerprint.ts', [...(graph.get('idempotency/fingerprint.ts') ?? []), 'documents/request.ts']);
+    expect(upwardImports(added)).toEqual(['idempotency/fingerprint.ts → documents/request.ts']);
   });
 
   it('would catch an upward import and a circle if one were added', () => {

@@ -1,8 +1,8 @@
-import type { KeyRow } from '../auth/store.ts';
-import { scopesOf } from '../auth/store.ts';
+import { accountLimits, planOf } from '../accounts/plans.ts';
+import type { AccountRow } from '../accounts/store.ts';
 import { isoSeconds } from '../clock.ts';
-import { accountLimits, planOf } from './plans.ts';
-import type { AccountRow } from './store.ts';
+import type { KeyRow } from './store.ts';
+import { scopesOf } from './store.ts';
 
 /** What the Account object says of the account itself: plan, credits and limits (also shown in Settings). */
 export function accountSummary(account: AccountRow) {
