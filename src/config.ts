@@ -1,7 +1,7 @@
 import { LIMITS } from './contract/limits.ts';
 import { sha256Hex } from './hash.ts';
 
-/** Operator configuration, read from environment variables only (README lists each with its default). */
+/** Operator configuration, read from environment variables only (docs/operations.md, Configuration, lists each with its default). */
 export interface AppConfig {
   /** `{base_url}` of the contract, without a trailing slash; the request's origin when unset. */
   readonly publicBaseUrl: string | undefined;

@@ -11,7 +11,7 @@ export type ScriptBreaks = 'spaces' | 'thai-dictionary' | 'syllables';
 export interface Script {
   /** The fallback family its font is listed under in src/render/font-coverage.ts. */
   readonly family: string;
-  /** How README, the errors page and the refusal of undrawable characters name it. */
+  /** How docs/rendering.md, the errors page and the refusal of undrawable characters name it. */
   readonly label: string;
   /** Its Unicode Script property value, for `\p{Script=…}`. */
   readonly unicode: string;

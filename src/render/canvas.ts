@@ -51,7 +51,7 @@ export class Canvas {
 
   /**
    * A line of a value in a box from `left` to `right`, at the box's start edge: the left for a left-to-right line,
-   * the right for a right-to-left one (README: an Arabic or Hebrew value reads from the right edge of its box).
+   * the right for a right-to-left one (docs/rendering.md: an Arabic or Hebrew value reads from the right edge of its box).
    */
   textFromStart(left: number, right: number, y: number, text: string, style: TextStyle, mark: Mark, breakAfter?: LineBreak): void {
     if (isRightToLeft(text)) this.textRight(right, y, text, style, mark, breakAfter);

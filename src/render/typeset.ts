@@ -45,7 +45,7 @@ const KANA = /[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]/;
 const HANGUL = /[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff]/;
 
 /**
- * The regional glyph forms of Han characters (CJK `locl`), by the rule README states: a value with kana is
+ * The regional glyph forms of Han characters (CJK `locl`), by the rule docs/rendering.md states: a value with kana is
  * Japanese, one with Hangul is Korean, and Han alone is drawn in the font's default, Simplified Chinese, forms.
  */
 export function cjkLanguageOf(value: string): string | undefined {

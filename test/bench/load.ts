@@ -28,7 +28,7 @@ const SECONDS = Number(process.env.LOAD_SECONDS ?? 4);
 const CONCURRENCY = [1, 8, 64];
 /**
  * Bun processes sharing the port. One by default: with two on two cores the lighter routes gain throughput, but finals
- * wait on each other for SQLite's write lock and their p99 at 64 in flight is no better (measured; see README).
+ * wait on each other for SQLite's write lock and their p99 at 64 in flight is no better (measured; see docs/scaling.md).
  */
 const PROCESSES = Number(process.env.LOAD_PROCESSES ?? 1);
 /**

@@ -6,7 +6,7 @@ import { exerciseClient } from '../support/client-program.ts';
 import { BIN, freePort, type RunningServer, startBun, startProcess, tempDir, wranglerDevArguments } from '../support/processes.ts';
 
 /**
- * The client runs where the README says it does: the same program runs it in Node, in Bun and in workerd (a Worker
+ * The client runs where docs/client.md says it does: the same program runs it in Node, in Bun and in workerd (a Worker
  * with no compatibility flag) against one real server, and each reads the same answers the same way. That it uses
  * fetch and Web APIs only is held by test/unit/client-types.test.ts: workerd of this compatibility date has Buffer
  * and process anyway, so running there alone would not show it.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { networkOf } from '../../src/limits/network.ts';
 
 /**
- * The network a failed sign-in is counted against (section 8, README "Rate limits"): an IPv4 address as it is,
+ * The network a failed sign-in is counted against (section 8, docs/contract-notes.md "Rate limits"): an IPv4 address as it is,
  * an IPv6 address by its /64, and anything unreadable as the one network `unknown`. Two spellings of one network
  * must give one name, or an attacker gets a fresh counter per spelling; two networks must never share a name,
  * or one client's failures lock out another.
