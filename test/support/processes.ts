@@ -46,7 +46,11 @@ export async function startProcess(
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   let exited = false;
-  child.on('exit', () => (exited = true));
+  let exitedWith = '';
+  child.on('exit', (code, signal) => {
+    exited = true;
+    exitedWith = signal ? `signal ${signal}` : `code ${code}`;
+  });
 
   const stop = async () => {
     if (exited) return;
@@ -67,7 +71,7 @@ export async function startProcess(
 
   const deadline = Date.now() + (options.timeoutMs ?? 30_000);
   while (Date.now() < deadline) {
-    if (exited) throw new Error(`${command} exited before it was ready:\n${output}`);
+    if (exited) throw new Error(`${command} exited (${exitedWith}) before it was ready:\n${output}`);
     try {
       const response = await fetch(`${url}${options.readyPath ?? '/api/v1/templates'}`);
       if (response.status < 500) return { url, process: child, output: () => output, stop };
