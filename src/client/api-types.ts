@@ -176,7 +176,7 @@ export interface components {
         DocumentRequest: components["schemas"]["InvoiceRequest"] | components["schemas"]["QuoteRequest"] | components["schemas"]["ReceiptRequest"];
         /**
          * InvoiceRequest
-         * @description A request for the invoice template (Invoice, version 2.4.0).
+         * @description A request for the invoice template (Invoice, version 2.5.0).
          */
         InvoiceRequest: {
             /**
@@ -226,6 +226,13 @@ export interface components {
                 payment_terms?: (string | number) | null;
                 payment_instructions?: string | null;
                 payment_link?: string | null;
+                payment_code?: ("sepa" | "upi" | "pix" | "link") | null;
+                payee_iban?: (string | number) | null;
+                payee_bic?: (string | number) | null;
+                creditor_reference?: (string | number) | null;
+                upi_id?: (string | number) | null;
+                pix_key?: (string | number) | null;
+                pix_city?: (string | number) | null;
                 notes?: string | null;
             };
             /** @description Major version as digits, a string such as "2" or a JSON integer; pins the template. */
@@ -527,7 +534,7 @@ export interface components {
                 message: string;
                 details?: {
                     /** @enum {string} */
-                    code: "malformed_json" | "wrong_type" | "unknown_parameter" | "required" | "unsupported_value" | "unsupported_version" | "invalid_idempotency_key" | "invalid_reference" | "invalid_template_version" | "invalid_query" | "reserved" | "missing_authorization" | "invalid_key" | "missing_scope" | "major_mismatch" | "template_version_changed" | "output_changed" | "unknown_field" | "too_long" | "line_break_not_allowed" | "invalid_characters" | "invalid_date" | "not_one_of" | "not_a_number" | "too_many_digits" | "too_many_decimals" | "out_of_range" | "must_be_positive" | "unsupported_currency" | "no_items" | "too_many_items" | "items_or_amount" | "requires_field" | "conflicting_fields" | "discount_too_large" | "amount_paid_too_large" | "negative_total" | "total_too_large" | "too_many_fields" | "invalid_url" | "undrawable_characters" | "final_key_limit" | "request_key_limit" | "preview_user_limit" | "preview_key_limit" | "auth_failure_limit" | "replay_limit" | "preview_global_limit" | "limiter_unavailable";
+                    code: "malformed_json" | "wrong_type" | "unknown_parameter" | "required" | "unsupported_value" | "unsupported_version" | "invalid_idempotency_key" | "invalid_reference" | "invalid_template_version" | "invalid_query" | "reserved" | "missing_authorization" | "invalid_key" | "missing_scope" | "major_mismatch" | "template_version_changed" | "output_changed" | "unknown_field" | "too_long" | "line_break_not_allowed" | "invalid_characters" | "invalid_date" | "not_one_of" | "not_a_number" | "too_many_digits" | "too_many_decimals" | "out_of_range" | "must_be_positive" | "unsupported_currency" | "no_items" | "too_many_items" | "items_or_amount" | "requires_field" | "conflicting_fields" | "discount_too_large" | "amount_paid_too_large" | "negative_total" | "total_too_large" | "too_many_fields" | "invalid_url" | "invalid_iban" | "invalid_bic" | "invalid_creditor_reference" | "invalid_upi_id" | "invalid_pix_key" | "payment_code_currency" | "payment_code_amount" | "too_long_for_payment_code" | "undrawable_characters" | "final_key_limit" | "request_key_limit" | "preview_user_limit" | "preview_key_limit" | "auth_failure_limit" | "replay_limit" | "preview_global_limit" | "limiter_unavailable";
                     message: string;
                     field?: string;
                 }[];
@@ -600,7 +607,7 @@ export interface operations {
                      *         "name": "Invoice",
                      *         "description": "Seller-issued invoice with 1 to 50 line items, an optional discount, one optional tax line, an optional amount paid and the balance due.",
                      *         "category": "billing",
-                     *         "version": "2.4.0",
+                     *         "version": "2.5.0",
                      *         "output": "pdf",
                      *         "papers": [
                      *           "a4",
@@ -631,6 +638,13 @@ export interface operations {
                      *           "payment_terms",
                      *           "payment_instructions",
                      *           "payment_link",
+                     *           "payment_code",
+                     *           "payee_iban",
+                     *           "payee_bic",
+                     *           "creditor_reference",
+                     *           "upi_id",
+                     *           "pix_key",
+                     *           "pix_city",
                      *           "notes"
                      *         ],
                      *         "fields_schema": {
@@ -1088,6 +1102,137 @@ export interface operations {
                      *                 }
                      *               ]
                      *             },
+                     *             "payment_code": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "type": "string",
+                     *                   "enum": [
+                     *                     "sepa",
+                     *                     "upi",
+                     *                     "pix",
+                     *                     "link"
+                     *                   ],
+                     *                   "description": "A payment QR code for the balance due, printed under Pay by scanning with the amount it carries: sepa (EPC QR code, EUR; needs payee_iban), upi (INR; needs upi_id), pix (BRL; needs pix_key and pix_city), link (a QR code of payment_link). The payee is seller_name. No code is printed when the balance due is 0."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "payee_iban": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 42
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "The seller's IBAN, for payment_code sepa; spaces allowed."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "payee_bic": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 11
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "The seller's bank's BIC, for payment_code sepa (optional there)."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "creditor_reference": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 35
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "An ISO 11649 creditor reference (RF…) the sepa code carries instead of the invoice number."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "upi_id": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 256
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "The seller's UPI id (name@bank), for payment_code upi."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "pix_key": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 77
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "The seller's PIX key, for payment_code pix."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "pix_city": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 15
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "The seller's city as the PIX code carries it, for payment_code pix."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
                      *             "notes": {
                      *               "anyOf": [
                      *                 {
@@ -1157,6 +1302,26 @@ export interface operations {
                      *           {
                      *             "code": "balance_due",
                      *             "description": "balance_due = total − amount_paid (the total when nothing was paid)."
+                     *           },
+                     *           {
+                     *             "code": "requires_field",
+                     *             "description": "payment_code sepa needs payee_iban; upi needs upi_id; pix needs pix_key and pix_city; link needs payment_link."
+                     *           },
+                     *           {
+                     *             "code": "payment_code_currency",
+                     *             "description": "payment_code sepa takes EUR, upi INR, pix BRL; link any currency."
+                     *           },
+                     *           {
+                     *             "code": "payment_code_amount",
+                     *             "description": "An EPC (sepa) code carries at most 999,999,999.99 EUR."
+                     *           },
+                     *           {
+                     *             "code": "too_long_for_payment_code",
+                     *             "description": "The payee of a payment code is seller_name: at most 70 characters for sepa, 25 for pix; without creditor_reference, a sepa code carries invoice_number as its remittance, at most 140 characters."
+                     *           },
+                     *           {
+                     *             "code": "payment_code_amount_printed",
+                     *             "description": "A payment code carries the balance due, printed beside it as the Totals print it; with a balance due of 0 no code is printed."
                      *           }
                      *         ],
                      *         "example": {
@@ -2253,7 +2418,7 @@ export interface operations {
                      *       "name": "Invoice",
                      *       "description": "Seller-issued invoice with 1 to 50 line items, an optional discount, one optional tax line, an optional amount paid and the balance due.",
                      *       "category": "billing",
-                     *       "version": "2.4.0",
+                     *       "version": "2.5.0",
                      *       "output": "pdf",
                      *       "papers": [
                      *         "a4",
@@ -2284,6 +2449,13 @@ export interface operations {
                      *         "payment_terms",
                      *         "payment_instructions",
                      *         "payment_link",
+                     *         "payment_code",
+                     *         "payee_iban",
+                     *         "payee_bic",
+                     *         "creditor_reference",
+                     *         "upi_id",
+                     *         "pix_key",
+                     *         "pix_city",
                      *         "notes"
                      *       ],
                      *       "fields_schema": {
@@ -2741,6 +2913,137 @@ export interface operations {
                      *               }
                      *             ]
                      *           },
+                     *           "payment_code": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "type": "string",
+                     *                 "enum": [
+                     *                   "sepa",
+                     *                   "upi",
+                     *                   "pix",
+                     *                   "link"
+                     *                 ],
+                     *                 "description": "A payment QR code for the balance due, printed under Pay by scanning with the amount it carries: sepa (EPC QR code, EUR; needs payee_iban), upi (INR; needs upi_id), pix (BRL; needs pix_key and pix_city), link (a QR code of payment_link). The payee is seller_name. No code is printed when the balance due is 0."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "payee_iban": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string",
+                     *                     "maxLength": 42
+                     *                   },
+                     *                   {
+                     *                     "type": "integer"
+                     *                   }
+                     *                 ],
+                     *                 "description": "The seller's IBAN, for payment_code sepa; spaces allowed."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "payee_bic": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string",
+                     *                     "maxLength": 11
+                     *                   },
+                     *                   {
+                     *                     "type": "integer"
+                     *                   }
+                     *                 ],
+                     *                 "description": "The seller's bank's BIC, for payment_code sepa (optional there)."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "creditor_reference": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string",
+                     *                     "maxLength": 35
+                     *                   },
+                     *                   {
+                     *                     "type": "integer"
+                     *                   }
+                     *                 ],
+                     *                 "description": "An ISO 11649 creditor reference (RF…) the sepa code carries instead of the invoice number."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "upi_id": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string",
+                     *                     "maxLength": 256
+                     *                   },
+                     *                   {
+                     *                     "type": "integer"
+                     *                   }
+                     *                 ],
+                     *                 "description": "The seller's UPI id (name@bank), for payment_code upi."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "pix_key": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string",
+                     *                     "maxLength": 77
+                     *                   },
+                     *                   {
+                     *                     "type": "integer"
+                     *                   }
+                     *                 ],
+                     *                 "description": "The seller's PIX key, for payment_code pix."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "pix_city": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string",
+                     *                     "maxLength": 15
+                     *                   },
+                     *                   {
+                     *                     "type": "integer"
+                     *                   }
+                     *                 ],
+                     *                 "description": "The seller's city as the PIX code carries it, for payment_code pix."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
                      *           "notes": {
                      *             "anyOf": [
                      *               {
@@ -2810,6 +3113,26 @@ export interface operations {
                      *         {
                      *           "code": "balance_due",
                      *           "description": "balance_due = total − amount_paid (the total when nothing was paid)."
+                     *         },
+                     *         {
+                     *           "code": "requires_field",
+                     *           "description": "payment_code sepa needs payee_iban; upi needs upi_id; pix needs pix_key and pix_city; link needs payment_link."
+                     *         },
+                     *         {
+                     *           "code": "payment_code_currency",
+                     *           "description": "payment_code sepa takes EUR, upi INR, pix BRL; link any currency."
+                     *         },
+                     *         {
+                     *           "code": "payment_code_amount",
+                     *           "description": "An EPC (sepa) code carries at most 999,999,999.99 EUR."
+                     *         },
+                     *         {
+                     *           "code": "too_long_for_payment_code",
+                     *           "description": "The payee of a payment code is seller_name: at most 70 characters for sepa, 25 for pix; without creditor_reference, a sepa code carries invoice_number as its remittance, at most 140 characters."
+                     *         },
+                     *         {
+                     *           "code": "payment_code_amount_printed",
+                     *           "description": "A payment code carries the balance due, printed beside it as the Totals print it; with a balance due of 0 no code is printed."
                      *         }
                      *       ],
                      *       "example": {
@@ -3031,7 +3354,7 @@ export interface operations {
                      *           "id": "doc_01m3vcs7e06t1v5r0c8m",
                      *           "object": "document",
                      *           "template": "invoice",
-                     *           "template_version": "2.4.0",
+                     *           "template_version": "2.5.0",
                      *           "mode": "preview",
                      *           "paper": "a4",
                      *           "locale": "en",
@@ -3232,7 +3555,7 @@ export interface operations {
                      *         "id": "doc_01m3vcs7e06t1v5r0c8m",
                      *         "object": "document",
                      *         "template": "invoice",
-                     *         "template_version": "2.4.0",
+                     *         "template_version": "2.5.0",
                      *         "mode": "preview",
                      *         "paper": "a4",
                      *         "locale": "en",
@@ -3538,7 +3861,7 @@ export interface operations {
                      * @example {
                      *       "valid": true,
                      *       "template": "invoice",
-                     *       "template_version": "2.4.0",
+                     *       "template_version": "2.5.0",
                      *       "totals": {
                      *         "currency": "GBP",
                      *         "subtotal": "1045.00",
@@ -3742,7 +4065,7 @@ export interface operations {
                      *       "id": "doc_01m3vcs7e06t1v5r0c8m",
                      *       "object": "document",
                      *       "template": "invoice",
-                     *       "template_version": "2.4.0",
+                     *       "template_version": "2.5.0",
                      *       "mode": "preview",
                      *       "paper": "a4",
                      *       "locale": "en",

@@ -51,6 +51,17 @@ const VALIDATION_DETAILS = {
   total_too_large: `The subtotal is 10^${LIMITS.subtotalDigits} or more.`,
   too_many_fields: `\`fields\` holds more than ${LIMITS.fieldNames} names.`,
   invalid_url: 'Not an https:// link that follows the url rules.',
+  invalid_iban:
+    "Not an IBAN: a country code, two check digits and the account, as long as that country's IBANs are, whose ISO 13616 check (mod 97) holds; spaces are allowed.",
+  invalid_bic: 'Not a BIC (ISO 9362): 8 or 11 letters and digits.',
+  invalid_creditor_reference: 'Not an ISO 11649 creditor reference: RF, two check digits (mod 97) and 1 to 21 letters and digits.',
+  invalid_upi_id: 'Not a UPI id (virtual payment address) such as name@bank.',
+  invalid_pix_key:
+    'Not a PIX key: an email address, a phone number +55 and 10 or 11 digits, a CPF (11 digits), a CNPJ (14 digits) or a random key (a UUID).',
+  payment_code_currency: "The payment code's scheme does not take the document's currency (sepa: EUR, upi: INR, pix: BRL).",
+  payment_code_amount: "The balance due is more than the payment code's scheme carries (sepa: 999,999,999.99).",
+  too_long_for_payment_code:
+    "The value is longer than the payment code's scheme carries (the seller's name: sepa 70, pix 25 characters; the invoice number as sepa's remittance: 140).",
 } as const;
 
 export const ERRORS = {

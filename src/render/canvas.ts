@@ -28,7 +28,9 @@ export type DrawOp =
   | { kind: 'frame'; x: number; y: number; width: number; height: number; lineWidth: number; color: Rgb }
   | { kind: 'line'; x1: number; y1: number; x2: number; y2: number; width: number; color: Rgb }
   | { kind: 'link'; x: number; y: number; width: number; height: number; url: string; element: StructureElement }
-  | { kind: 'watermark'; text: string; size: number; color: Rgb };
+  | { kind: 'watermark'; text: string; size: number; color: Rgb }
+  /** A QR code's dark modules, each `module` points square, from its top-left corner: one Figure's content. */
+  | { kind: 'modules'; x: number; y: number; module: number; modules: readonly (readonly boolean[])[]; element: StructureElement };
 
 export interface PageSize {
   width: number;
@@ -73,6 +75,11 @@ export class Canvas {
 
   line(x1: number, y1: number, x2: number, y2: number, width: number, color: Rgb): void {
     this.ops.push({ kind: 'line', x1, y1, x2, y2, width, color });
+  }
+
+  /** A QR code drawn as vector squares, the content of its Figure element `element`. */
+  modules(x: number, y: number, module: number, modules: readonly (readonly boolean[])[], element: StructureElement): void {
+    this.ops.push({ kind: 'modules', x, y, module, modules, element });
   }
 
   /** A clickable area; `element` is the Link element of the text it covers. */

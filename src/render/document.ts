@@ -38,6 +38,8 @@ const STYLES = {
 } as const satisfies Record<string, TextStyle>;
 
 const SECTION_GAP = 18;
+/** The side of a payment QR code: 96 points (34 mm), which a phone reads from an arm's length on paper. */
+const PAYMENT_CODE_SIDE = 96;
 /**
  * The grid of the right half: the document facts at the top and the totals block share one block width and
  * one inset, and the inset is the table's cell padding, so the totals figures end where the Amount column's do.
@@ -187,6 +189,36 @@ export class BusinessDocument {
     this.label(label);
     this.paragraph(text, STYLES.body);
     this.flow.gap(SECTION_GAP);
+  }
+
+  /**
+   * A labelled payment QR code (Pay by scanning): the code as vector squares, PAYMENT_CODE_SIDE points wide, with
+   * the quiet zone of four modules kept clear around it, and beside it the lines that say what it carries. The code
+   * is a Figure whose alternative text names the scheme, the payee and the amount; the lines are paragraphs.
+   */
+  paymentCode(label: string, code: { modules: readonly (readonly boolean[])[]; lines: readonly string[]; alt: string }): void {
+    const { flow } = this;
+    const module = PAYMENT_CODE_SIDE / code.modules.length;
+    const quiet = 4 * module;
+    flow.ensure(lineHeight(STYLES.label) + 2 + quiet * 2 + PAYMENT_CODE_SIDE);
+    this.label(label);
+    flow.gap(quiet);
+    const figure = this.structure.add('Figure');
+    figure.alt = code.alt;
+    const top = flow.y;
+    flow.page.modules(flow.left, top, module, code.modules, figure);
+    const textLeft = flow.left + PAYMENT_CODE_SIDE + Math.max(quiet, 12);
+    const width = flow.left + flow.width - textLeft;
+    let y = top;
+    for (const line of code.lines) {
+      const element = this.structure.add('P');
+      for (const wrapped of this.wrapped(line, STYLES.body, width)) {
+        flow.page.text(textLeft, y + STYLES.body.size, wrapped.text, STYLES.body, element, wrapped.breakAfter);
+        y += lineHeight(STYLES.body);
+      }
+    }
+    flow.y = Math.max(top + PAYMENT_CODE_SIDE + quiet, y);
+    flow.gap(SECTION_GAP);
   }
 
   /** A labelled link, printed in full and clickable to exactly that text, line by line: one Link in a paragraph. */

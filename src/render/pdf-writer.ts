@@ -1008,12 +1008,42 @@ function contentOf(ops: readonly DrawOp[], size: PageSize, fonts: DocumentFonts,
         break;
       case 'link':
         break;
+      case 'modules':
+        mark(op.element);
+        setFill(BLACK);
+        out.line(modulesPath(op, flip));
+        break;
     }
   }
   endText();
   endMark();
   for (const watermark of watermarks) out.line(watermarkOf(watermark, size, fonts));
   return out.view();
+}
+
+const BLACK: Rgb = [0, 0, 0];
+
+/**
+ * A QR code's dark modules as one filled path: a rectangle per run of dark modules in a row (far fewer than one
+ * per module), in the order of the rows.
+ */
+function modulesPath(op: Extract<DrawOp, { kind: 'modules' }>, flip: (y: number) => number): string {
+  const parts: string[] = [];
+  op.modules.forEach((row, rowIndex) => {
+    for (let column = 0; column < row.length; ) {
+      if (!row[column]) {
+        column++;
+        continue;
+      }
+      let end = column;
+      while (end < row.length && row[end]) end++;
+      const x = op.x + column * op.module;
+      const y = flip(op.y + (rowIndex + 1) * op.module);
+      parts.push(`${num(x)} ${num(y)} ${num((end - column) * op.module)} ${num(op.module)} re`);
+      column = end;
+    }
+  });
+  return `${parts.join(' ')} f`;
 }
 
 /**

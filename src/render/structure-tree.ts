@@ -190,6 +190,10 @@ export class StructureTree {
       }
       if (kids !== 1) out.text(']');
       if (element.scope) out.text(`/A<</O/Table/Scope/${element.scope}>>`);
+      if (element.alt !== undefined) {
+        out.text('/Alt');
+        out.textString(element.alt);
+      }
       // Only text with letters beyond ASCII can be of another script; the regular expressions cost more.
       const lines = this.texts.get(element);
       if (lines && !lines.every(isAscii)) {

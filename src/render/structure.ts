@@ -8,7 +8,7 @@ import { SCRIPTS, scriptPattern } from '../contract/scripts.ts';
  */
 
 /** The standard structure types the templates use (PDF 32000 14.8.4). */
-export type StructureType = 'Document' | 'H1' | 'H2' | 'P' | 'Table' | 'TR' | 'TH' | 'TD' | 'Link';
+export type StructureType = 'Document' | 'H1' | 'H2' | 'P' | 'Table' | 'TR' | 'TH' | 'TD' | 'Link' | 'Figure';
 
 /** Drawn for the page, not for the reader: not in the structure tree, skipped by a screen reader. */
 export interface Artifact {
@@ -22,6 +22,8 @@ export class StructureElement {
   /** Of a table header cell: the column or the row it heads. */
   readonly scope: 'Column' | 'Row' | undefined;
   readonly children: StructureElement[] = [];
+  /** Of a Figure: its alternative text, what a screen reader says for it. */
+  alt: string | undefined;
 
   constructor(type: StructureType, scope?: 'Column' | 'Row') {
     this.type = type;

@@ -315,6 +315,29 @@ export const url: FieldType<string> = {
   },
 };
 
+/**
+ * A one-line text with a form of its own (an IBAN, a BIC, a UPI id): read as text first, then by `readAs`, which
+ * gives the value in its normal form or undefined; undefined is the problem `code`.
+ */
+export function formattedText(
+  name: string,
+  maxChars: number,
+  readAs: (text: string) => string | undefined,
+  code: ValidationDetailCode,
+): FieldType<string> {
+  const base = text(maxChars);
+  return {
+    name,
+    schema: base.schema,
+    read(value, context) {
+      const read = base.read(value, context);
+      if (!read.ok) return read;
+      const formed = readAs(read.value);
+      return formed === undefined ? problem(code) : ok(formed);
+    },
+  };
+}
+
 export interface LineItem {
   description: string;
   quantity: DecimalValue;

@@ -4,6 +4,49 @@ import type { Problem } from '../field-types.ts';
 import type { CheckInput, CheckResult } from '../template.ts';
 import { percentOf, sumOfLines } from '../totals.ts';
 import type { INVOICE_FIELDS } from './fields.ts';
+import { EPC_MAX_AMOUNT, EPC_REMITTANCE_MAX_CHARS, PAYMENT_CODES } from './payment-codes.ts';
+
+/** The payment code's own rules (issue 39): its account fields sent, its currency, its amount, its lengths. */
+function paymentCodeProblems(
+  { values, sent, currency }: Pick<CheckInput<typeof INVOICE_FIELDS>, 'values' | 'sent' | 'currency'>,
+  balanceDue: Decimal | undefined,
+): Problem[] {
+  const code = values.payment_code;
+  if (code === undefined) return [];
+  const scheme = PAYMENT_CODES[code];
+  const problems: Problem[] = [];
+  for (const needed of scheme.needs) {
+    if (!sent.has(needed))
+      problems.push({ code: 'requires_field', path: ['payment_code'], message: `payment_code ${code} needs ${needed}.` });
+  }
+  if (scheme.currency !== undefined && currency !== undefined && currency !== scheme.currency) {
+    problems.push({
+      code: 'payment_code_currency',
+      path: ['payment_code'],
+      message: `payment_code ${code} takes ${scheme.currency} only.`,
+    });
+  }
+  if (code === 'sepa' && balanceDue?.gt(EPC_MAX_AMOUNT)) {
+    problems.push({ code: 'payment_code_amount', path: ['payment_code'], message: `An EPC code carries at most ${EPC_MAX_AMOUNT} EUR.` });
+  }
+  const name = values.seller_name;
+  if (scheme.nameMaxChars !== undefined && name !== undefined && [...name].length > scheme.nameMaxChars) {
+    problems.push({
+      code: 'too_long_for_payment_code',
+      path: ['seller_name'],
+      message: `payment_code ${code} carries a name of at most ${scheme.nameMaxChars} characters.`,
+    });
+  }
+  const number = values.invoice_number;
+  if (code === 'sepa' && !values.creditor_reference && number !== undefined && [...number].length > EPC_REMITTANCE_MAX_CHARS) {
+    problems.push({
+      code: 'too_long_for_payment_code',
+      path: ['invoice_number'],
+      message: `An EPC code's remittance carries at most ${EPC_REMITTANCE_MAX_CHARS} characters: send a creditor_reference.`,
+    });
+  }
+  return problems;
+}
 
 const SUBTOTAL_CEILING = new Decimal(`1e${LIMITS.subtotalDigits}`);
 
@@ -15,7 +58,10 @@ export function checkInvoice({ values, sent, currency, digits }: CheckInput<type
   }
   const { items } = values;
   const refused = (name: keyof typeof INVOICE_FIELDS) => sent.has(name) && values[name] === undefined;
-  if (!items || currency === undefined || digits === undefined) return { problems, totals: undefined };
+  if (!items || currency === undefined || digits === undefined) {
+    problems.push(...paymentCodeProblems({ values, sent, currency }, undefined));
+    return { problems, totals: undefined };
+  }
 
   const subtotal = sumOfLines(items, digits);
   if (subtotal.isNegative()) {
@@ -46,6 +92,7 @@ export function checkInvoice({ values, sent, currency, digits }: CheckInput<type
   if (amountPaid?.gt(total)) {
     problems.push({ code: 'amount_paid_too_large', path: ['amount_paid'], message: 'The amount paid is larger than the total.' });
   }
+  problems.push(...paymentCodeProblems({ values, sent, currency }, total.minus(amountPaid ?? 0)));
   if (problems.length || refused('discount') || refused('tax_rate') || refused('amount_paid')) return { problems, totals: undefined };
 
   return {

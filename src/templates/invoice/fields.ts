@@ -1,6 +1,7 @@
 import { LIMITS } from '../../contract/limits.ts';
 import { currencyField, notesField, optional, optionalDate, PARTY_FIELDS, required, requiredDate } from '../common-fields.ts';
-import { discount, lineItems, money, multiline, oneOf, percent, text, url } from '../field-types.ts';
+import { discount, formattedText, lineItems, money, multiline, oneOf, percent, text, url } from '../field-types.ts';
+import { bicOf, creditorReferenceOf, ibanOf, PAYMENT_CODE_NAMES, pixKeyOf, upiIdOf } from './payment-codes.ts';
 
 const TAX_LABELS = ['VAT', 'GST', 'Sales tax', 'Tax'] as const;
 
@@ -24,5 +25,18 @@ export const INVOICE_FIELDS = {
   payment_terms: optional(text(), 'Payment terms, such as Net 30.'),
   payment_instructions: optional(multiline(), 'How to pay, such as bank details.'),
   payment_link: optional(url, "Caller's own payment link, printed in full under Pay online as a clickable link."),
+  payment_code: optional(
+    oneOf(PAYMENT_CODE_NAMES),
+    'A payment QR code for the balance due, printed under Pay by scanning with the amount it carries: sepa (EPC QR code, EUR; needs payee_iban), upi (INR; needs upi_id), pix (BRL; needs pix_key and pix_city), link (a QR code of payment_link). The payee is seller_name. No code is printed when the balance due is 0.',
+  ),
+  payee_iban: optional(formattedText('iban', 42, ibanOf, 'invalid_iban'), "The seller's IBAN, for payment_code sepa; spaces allowed."),
+  payee_bic: optional(formattedText('bic', 11, bicOf, 'invalid_bic'), "The seller's bank's BIC, for payment_code sepa (optional there)."),
+  creditor_reference: optional(
+    formattedText('creditor_reference', 35, creditorReferenceOf, 'invalid_creditor_reference'),
+    'An ISO 11649 creditor reference (RF…) the sepa code carries instead of the invoice number.',
+  ),
+  upi_id: optional(formattedText('upi_id', 256, upiIdOf, 'invalid_upi_id'), "The seller's UPI id (name@bank), for payment_code upi."),
+  pix_key: optional(formattedText('pix_key', 77, pixKeyOf, 'invalid_pix_key'), "The seller's PIX key, for payment_code pix."),
+  pix_city: optional(text(15), "The seller's city as the PIX code carries it, for payment_code pix."),
   notes: notesField,
 };

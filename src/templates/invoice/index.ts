@@ -10,7 +10,7 @@ export const invoice = defineTemplate({
   name: 'Invoice',
   description: `Seller-issued invoice with ${LIMITS.minLineItems} to ${LIMITS.maxLineItems} line items, an optional discount, one optional tax line, an optional amount paid and the balance due.`,
   category: 'billing',
-  version: '2.4.0',
+  version: '2.5.0',
   numberField: 'invoice_number',
   fields: INVOICE_FIELDS,
   rules: [
@@ -36,6 +36,22 @@ export const invoice = defineTemplate({
         "The tax line is (subtotal − discount) × tax_rate / 100, rounded half away from zero to the currency's minor unit; total = subtotal − discount + tax.",
     },
     { code: 'balance_due', description: 'balance_due = total − amount_paid (the total when nothing was paid).' },
+    {
+      code: 'requires_field',
+      description: 'payment_code sepa needs payee_iban; upi needs upi_id; pix needs pix_key and pix_city; link needs payment_link.',
+    },
+    { code: 'payment_code_currency', description: 'payment_code sepa takes EUR, upi INR, pix BRL; link any currency.' },
+    { code: 'payment_code_amount', description: 'An EPC (sepa) code carries at most 999,999,999.99 EUR.' },
+    {
+      code: 'too_long_for_payment_code',
+      description:
+        'The payee of a payment code is seller_name: at most 70 characters for sepa, 25 for pix; without creditor_reference, a sepa code carries invoice_number as its remittance, at most 140 characters.',
+    },
+    {
+      code: 'payment_code_amount_printed',
+      description:
+        'A payment code carries the balance due, printed beside it as the Totals print it; with a balance due of 0 no code is printed.',
+    },
   ],
   notes: {
     is: [

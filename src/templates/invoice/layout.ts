@@ -1,7 +1,44 @@
+import type { Decimal } from '../../money/decimal.ts';
 import type { TotalsRow } from '../../render/document.ts';
 import { itemColumns, itemRows, money, moneyWithCurrency, percentLabel } from '../layout-kit.ts';
 import type { LayoutInput } from '../template.ts';
 import type { INVOICE_FIELDS } from './fields.ts';
+import { PAYMENT_CODES, type PaymentCodeName, paymentPayload, printedIban, qrModules } from './payment-codes.ts';
+
+type InvoiceValues = LayoutInput<typeof INVOICE_FIELDS>['values'];
+
+/**
+ * The code, and what is printed beside it: the scheme, the payee, the account, the amount it carries (the balance
+ * due, as the Totals print it) and its reference; the same facts as the Figure's alternative text.
+ */
+function paymentCodeBlock(code: PaymentCodeName, values: InvoiceValues, printedAmount: string, amount: Decimal, digits: number) {
+  const scheme = PAYMENT_CODES[code];
+  const input = {
+    name: values.seller_name,
+    amount,
+    digits,
+    invoiceNumber: values.invoice_number,
+    iban: values.payee_iban,
+    bic: values.payee_bic,
+    creditorReference: values.creditor_reference,
+    upiId: values.upi_id,
+    pixKey: values.pix_key,
+    pixCity: values.pix_city,
+    link: values.payment_link,
+  };
+  const account = {
+    sepa: [`IBAN ${printedIban(values.payee_iban ?? '')}`, ...(values.payee_bic ? [`BIC ${values.payee_bic}`] : [])],
+    upi: [`UPI ${values.upi_id}`],
+    pix: [`PIX key ${values.pix_key}`, values.pix_city ?? ''],
+    link: [values.payment_link ?? ''],
+  }[code];
+  const reference = code === 'sepa' ? [`Reference ${values.creditor_reference ?? values.invoice_number}`] : [];
+  return {
+    modules: qrModules(paymentPayload(code, input)),
+    lines: [scheme.label, `To ${values.seller_name}`, ...account, `Amount ${printedAmount}`, ...reference],
+    alt: `${scheme.label} QR code: pay ${printedAmount} to ${values.seller_name}.`,
+  };
+}
 
 export function layoutInvoice({ document, values, totals, currency, digits }: LayoutInput<typeof INVOICE_FIELDS>): void {
   document.head('INVOICE', values, [
@@ -28,5 +65,12 @@ export function layoutInvoice({ document, values, totals, currency, digits }: La
   if (values.payment_terms) document.section('Payment terms', values.payment_terms);
   if (values.payment_instructions) document.section('Payment instructions', values.payment_instructions);
   if (values.payment_link) document.link('Pay online', values.payment_link);
+  const balanceDue = totals.balance_due!;
+  if (values.payment_code && balanceDue.gt(0)) {
+    document.paymentCode(
+      'Pay by scanning',
+      paymentCodeBlock(values.payment_code, values, moneyWithCurrency(balanceDue, currency, digits), balanceDue, digits),
+    );
+  }
   if (values.notes) document.section('Notes', values.notes);
 }

@@ -1,0 +1,282 @@
+import { encode } from 'uqr';
+import type { Decimal } from '../../money/decimal.ts';
+
+/**
+ * The payment QR codes an invoice can print for its balance due (issue 39), each with the currency its scheme
+ * takes, the payee's account fields it needs and what it carries. Swiss QR-bill is not among them yet.
+ */
+export const PAYMENT_CODES = {
+  sepa: { label: 'SEPA credit transfer (EPC QR code)', currency: 'EUR', needs: ['payee_iban'], nameMaxChars: 70 },
+  upi: { label: 'UPI', currency: 'INR', needs: ['upi_id'], nameMaxChars: 99 },
+  pix: { label: 'PIX', currency: 'BRL', needs: ['pix_key', 'pix_city'], nameMaxChars: 25 },
+  link: { label: 'Payment link', currency: undefined, needs: ['payment_link'], nameMaxChars: undefined },
+} as const;
+export type PaymentCodeName = keyof typeof PAYMENT_CODES;
+export const PAYMENT_CODE_NAMES = Object.keys(PAYMENT_CODES) as PaymentCodeName[];
+
+/** The largest amount an EPC code carries (EPC069-12: 999,999,999.99 euros). */
+export const EPC_MAX_AMOUNT = '999999999.99';
+/** The longest remittance text an EPC code carries. */
+export const EPC_REMITTANCE_MAX_CHARS = 140;
+
+/** IBAN lengths by country (ISO 13616 registry, release 98). */
+export const IBAN_LENGTHS: Readonly<Record<string, number>> = {
+  AD: 24,
+  AE: 23,
+  AL: 28,
+  AT: 20,
+  AZ: 28,
+  BA: 20,
+  BE: 16,
+  BG: 22,
+  BH: 22,
+  BI: 27,
+  BR: 29,
+  BY: 28,
+  CH: 21,
+  CR: 22,
+  CY: 28,
+  CZ: 24,
+  DE: 22,
+  DJ: 27,
+  DK: 18,
+  DO: 28,
+  EE: 20,
+  EG: 29,
+  ES: 24,
+  FI: 18,
+  FK: 18,
+  FO: 18,
+  FR: 27,
+  GB: 22,
+  GE: 22,
+  GI: 23,
+  GL: 18,
+  GR: 27,
+  GT: 28,
+  HN: 28,
+  HR: 21,
+  HU: 28,
+  IE: 22,
+  IL: 23,
+  IQ: 23,
+  IS: 26,
+  IT: 27,
+  JO: 30,
+  KW: 30,
+  KZ: 20,
+  LB: 28,
+  LC: 32,
+  LI: 21,
+  LT: 20,
+  LU: 20,
+  LY: 25,
+  LV: 21,
+  MC: 27,
+  MD: 24,
+  ME: 22,
+  MK: 19,
+  MN: 20,
+  MR: 27,
+  MT: 31,
+  MU: 30,
+  NI: 28,
+  NL: 18,
+  NO: 15,
+  OM: 23,
+  PK: 24,
+  PL: 28,
+  PS: 29,
+  PT: 25,
+  QA: 29,
+  RO: 24,
+  RS: 22,
+  RU: 33,
+  SA: 24,
+  SC: 31,
+  SD: 18,
+  SE: 24,
+  SI: 19,
+  SK: 24,
+  SM: 27,
+  SO: 23,
+  ST: 25,
+  SV: 28,
+  TL: 23,
+  TN: 24,
+  TR: 26,
+  UA: 29,
+  VA: 22,
+  VG: 24,
+  XK: 20,
+  YE: 30,
+};
+
+/** ISO 7064 mod 97-10 of letters and digits, letters as 10–35, as IBANs and RF references check. */
+function mod97(text: string): number {
+  let remainder = 0;
+  for (const char of text) {
+    const value = Number.parseInt(char, 36);
+    remainder = value >= 10 ? (remainder * 100 + value) % 97 : (remainder * 10 + value) % 97;
+  }
+  return remainder;
+}
+
+/** An IBAN in its electronic form (upper case, no spaces), or undefined when it is none. */
+export function ibanOf(text: string): string | undefined {
+  const iban = text.replace(/ /g, '').toUpperCase();
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]+$/.test(iban)) return undefined;
+  if (IBAN_LENGTHS[iban.slice(0, 2)] !== iban.length) return undefined;
+  return mod97(iban.slice(4) + iban.slice(0, 4)) === 1 ? iban : undefined;
+}
+
+/** An IBAN as people read it: groups of four. */
+export function printedIban(iban: string): string {
+  return iban.replace(/(.{4})(?=.)/g, '$1 ');
+}
+
+/** A BIC (ISO 9362): bank, country, location and optional branch; 8 or 11 characters. */
+export function bicOf(text: string): string | undefined {
+  const bic = text.trim().toUpperCase();
+  return /^[A-Z0-9]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/.test(bic) ? bic : undefined;
+}
+
+/** An ISO 11649 creditor reference (RF, two check digits, up to 21 letters and digits), without spaces. */
+export function creditorReferenceOf(text: string): string | undefined {
+  const reference = text.replace(/ /g, '').toUpperCase();
+  if (!/^RF\d{2}[A-Z0-9]{1,21}$/.test(reference)) return undefined;
+  return mod97(reference.slice(4) + reference.slice(0, 4)) === 1 ? reference : undefined;
+}
+
+/** A UPI id (virtual payment address), as NPCI's linking specification writes `pa`: handle@provider. */
+export function upiIdOf(text: string): string | undefined {
+  const id = text.trim();
+  return /^[A-Za-z0-9.\-_]{2,256}@[A-Za-z][A-Za-z0-9]{1,63}$/.test(id) ? id : undefined;
+}
+
+/** A PIX key: an email address, a phone number +55…, a CPF or CNPJ (digits), or a random key (UUID). */
+export function pixKeyOf(text: string): string | undefined {
+  const key = text.trim();
+  if (/^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/.test(key) && key.length <= 77) return key;
+  if (/^\+55\d{10,11}$/.test(key)) return key;
+  if (/^\d{11}$/.test(key) || /^\d{14}$/.test(key)) return key;
+  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key)) return key.toLowerCase();
+  return undefined;
+}
+
+/** What a code is made from: the payee (the seller), the account fields, the amount and the invoice number. */
+export interface PaymentCodeInput {
+  readonly name: string;
+  readonly amount: Decimal;
+  readonly digits: number;
+  readonly invoiceNumber: string;
+  readonly iban?: string | undefined;
+  readonly bic?: string | undefined;
+  readonly creditorReference?: string | undefined;
+  readonly upiId?: string | undefined;
+  readonly pixKey?: string | undefined;
+  readonly pixCity?: string | undefined;
+  readonly link?: string | undefined;
+}
+
+/**
+ * EPC069-12 version 002 (UTF-8, SEPA credit transfer): twelve lines, the amount as EUR with two decimals, the
+ * remittance the creditor reference when given, else the invoice number.
+ */
+export function epcPayload(input: PaymentCodeInput): string {
+  return [
+    'BCD',
+    '002',
+    '1',
+    'SCT',
+    input.bic ?? '',
+    input.name,
+    input.iban!,
+    `EUR${input.amount.toFixed(2)}`,
+    '',
+    input.creditorReference ?? '',
+    input.creditorReference ? '' : input.invoiceNumber,
+    '',
+  ].join('\n');
+}
+
+/** NPCI's UPI deep link: payee address and name, the amount in rupees, INR, and the invoice as the note. */
+export function upiPayload(input: PaymentCodeInput): string {
+  const query = [
+    ['pa', input.upiId!],
+    ['pn', input.name],
+    ['am', input.amount.toFixed(2)],
+    ['cu', 'INR'],
+    ['tn', `Invoice ${input.invoiceNumber}`],
+  ]
+    .map(([name, value]) => `${name}=${encodeURIComponent(value!)}`)
+    .join('&');
+  return `upi://pay?${query}`;
+}
+
+/** An EMV merchant-presented field: its id, its length in two digits, its value. */
+function emv(id: string, value: string): string {
+  return `${id}${String(value.length).padStart(2, '0')}${value}`;
+}
+
+/** CRC-16/CCITT-FALSE (polynomial 0x1021, initial 0xFFFF), as the BR Code's field 63 carries it. */
+export function crc16(text: string): string {
+  let crc = 0xffff;
+  for (const byte of new TextEncoder().encode(text)) {
+    crc ^= byte << 8;
+    for (let bit = 0; bit < 8; bit++) crc = crc & 0x8000 ? ((crc << 1) ^ 0x1021) & 0xffff : (crc << 1) & 0xffff;
+  }
+  return crc.toString(16).toUpperCase().padStart(4, '0');
+}
+
+/** A name or city as BR Codes carry them: accents dropped, upper case (as banks' own codes and pix-utils write them). */
+function brCodeText(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase();
+}
+
+/**
+ * The PIX BR Code (Banco Central do Brasil, EMV merchant-presented, static): the key, the amount in reais, the
+ * payee's name and city, the invoice number as the transaction id when it is one (up to 25 letters and digits,
+ * else `***`), and the CRC.
+ */
+export function pixPayload(input: PaymentCodeInput): string {
+  const txid = /^[A-Za-z0-9]{1,25}$/.test(input.invoiceNumber) ? input.invoiceNumber : '***';
+  const body = [
+    emv('00', '01'),
+    emv('26', emv('00', 'br.gov.bcb.pix') + emv('01', input.pixKey!)),
+    emv('52', '0000'),
+    emv('53', '986'),
+    emv('54', input.amount.toFixed(2)),
+    emv('58', 'BR'),
+    emv('59', brCodeText(input.name)),
+    emv('60', brCodeText(input.pixCity!)),
+    emv('62', emv('05', txid)),
+  ].join('');
+  const withCrcField = `${body}6304`;
+  return withCrcField + crc16(withCrcField);
+}
+
+export function paymentPayload(code: PaymentCodeName, input: PaymentCodeInput): string {
+  switch (code) {
+    case 'sepa':
+      return epcPayload(input);
+    case 'upi':
+      return upiPayload(input);
+    case 'pix':
+      return pixPayload(input);
+    case 'link':
+      return input.link!;
+  }
+}
+
+/**
+ * The QR code of a payload: its dark modules, row by row, without the quiet zone (the layout keeps four modules
+ * clear around it). Error correction M, as EPC069-12 asks (and enough for the others); the mask is the encoder's
+ * lowest-penalty one, so the same payload always gives the same modules.
+ */
+export function qrModules(payload: string): boolean[][] {
+  return encode(payload, { ecc: 'M', border: 0 }).data;
+}

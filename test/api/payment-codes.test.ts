@@ -1,0 +1,142 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TOTALS_HEADERS } from '../../src/contract/headers.ts';
+import { type Caller, seedCaller } from '../support/accounts.ts';
+import { createTestApp, type TestApp } from '../support/app.ts';
+import { makeDocument } from '../support/documents.ts';
+import { sha256 } from '../support/pdf.ts';
+import { finalBody, INVOICE_FIELDS } from '../support/requests.ts';
+
+/**
+ * The invoice's payment codes (issue 39) through the API: each scheme's invoice has the same bytes in process and
+ * on Bun, Node and workerd (`npm run test:runtimes` runs this file against each), and each rule refuses its field
+ * with its own detail code, as validate and create both check.
+ */
+const SCHEMES: [name: string, fields: Record<string, string>, sha256: string][] = [
+  [
+    'sepa',
+    { currency: 'EUR', payment_code: 'sepa', payee_iban: 'DE89 3704 0044 0532 0130 00', payee_bic: 'COBADEFFXXX' },
+    '41df91c9be5bc818c80ce3e94c6d6d0e45af408339e158a3d82d4a733f2be717',
+  ],
+  [
+    'sepa with an RF reference',
+    { currency: 'EUR', payment_code: 'sepa', payee_iban: 'AT611904300234573201', creditor_reference: 'RF18 5390 0754 7034' },
+    '2971b1fafd78813ee6d979206a09a3505848c546a5a496e8a9bce740f4a10c4b',
+  ],
+  [
+    'upi',
+    { currency: 'INR', payment_code: 'upi', upi_id: 'shop@okaxis' },
+    '090a607502676036b0ccc59e2996a6130574f74211050a407c9fa226bbf18d03',
+  ],
+  [
+    'pix',
+    { currency: 'BRL', payment_code: 'pix', pix_key: '+5511987654321', pix_city: 'Rio de Janeiro' },
+    'a2c4dea4adc671480027eef9e79877e9a1e840c5ebd8cc7e2d6e52502e07d70e',
+  ],
+  [
+    'link',
+    { currency: 'USD', payment_code: 'link', payment_link: 'https://pay.example.com/INV-1' },
+    '8dfc9c36c936b59776e17a31a8bb0c8a55c8ac13be89f0cbdd6585c5abae982b',
+  ],
+];
+
+let app: TestApp;
+let caller: Caller;
+beforeAll(async () => {
+  app = await createTestApp();
+  caller = await seedCaller(app, { credits: SCHEMES.length });
+});
+
+async function problemsOf(fields: Record<string, unknown>) {
+  const answer = await app.call('/api/v1/documents/validate', {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${caller.key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(finalBody('invoice', { ...INVOICE_FIELDS, ...fields })),
+  });
+  const body = await answer.json();
+  return (body.details ?? body.error?.details ?? []).map((detail: { code: string; field: string }) => [detail.code, detail.field]);
+}
+
+describe('payment codes through the API', () => {
+  it.each(SCHEMES)('%s: the same bytes on every runtime', async (_name, fields, golden) => {
+    const response = await makeDocument(app, caller, finalBody('invoice', { ...INVOICE_FIELDS, ...fields }));
+    expect(response.status, await response.clone().text()).toBe(201);
+    // The amount every code carries is the balance due the headers state.
+    expect(response.headers.get(TOTALS_HEADERS.balance_due)).toBe('100.00');
+    const digest = sha256(new Uint8Array(await response.arrayBuffer()));
+    expect(digest).toBe(golden);
+  });
+
+  it.each([
+    [
+      'an IBAN whose check digits are wrong',
+      { payment_code: 'sepa', payee_iban: 'DE89370400440532013001' },
+      [['invalid_iban', 'fields.payee_iban']],
+    ],
+    [
+      'an IBAN of the wrong length for its country',
+      { payment_code: 'sepa', payee_iban: 'DE8937040044053201300' },
+      [['invalid_iban', 'fields.payee_iban']],
+    ],
+    [
+      'a BIC of 9 characters',
+      { payment_code: 'sepa', payee_iban: 'DE89370400440532013000', payee_bic: 'COBADEFFX' },
+      [['invalid_bic', 'fields.payee_bic']],
+    ],
+    [
+      'an RF reference whose check fails',
+      { payment_code: 'sepa', payee_iban: 'DE89370400440532013000', creditor_reference: 'RF19539007547034' },
+      [['invalid_creditor_reference', 'fields.creditor_reference']],
+    ],
+    ['sepa without an IBAN', { payment_code: 'sepa' }, [['requires_field', 'fields.payment_code']]],
+    [
+      'sepa in US dollars',
+      { currency: 'USD', payment_code: 'sepa', payee_iban: 'DE89370400440532013000' },
+      [['payment_code_currency', 'fields.payment_code']],
+    ],
+    [
+      'sepa above what an EPC code carries',
+      {
+        payment_code: 'sepa',
+        payee_iban: 'DE89370400440532013000',
+        items: [{ description: 'Plant', quantity: '1', unit_price: '1000000000' }],
+      },
+      [['payment_code_amount', 'fields.payment_code']],
+    ],
+    [
+      'sepa with a payee name of 71 characters',
+      { payment_code: 'sepa', payee_iban: 'DE89370400440532013000', seller_name: 'S'.repeat(71) },
+      [['too_long_for_payment_code', 'fields.seller_name']],
+    ],
+    [
+      'sepa with an invoice number longer than its remittance',
+      { payment_code: 'sepa', payee_iban: 'DE89370400440532013000', invoice_number: 'N'.repeat(141) },
+      [['too_long_for_payment_code', 'fields.invoice_number']],
+    ],
+    ['a UPI id without a provider', { currency: 'INR', payment_code: 'upi', upi_id: 'shop' }, [['invalid_upi_id', 'fields.upi_id']]],
+    ['upi in euros', { payment_code: 'upi', upi_id: 'shop@okaxis' }, [['payment_code_currency', 'fields.payment_code']]],
+    [
+      'a PIX key that is none',
+      { currency: 'BRL', payment_code: 'pix', pix_key: '12345', pix_city: 'Recife' },
+      [['invalid_pix_key', 'fields.pix_key']],
+    ],
+    [
+      'pix without a city',
+      { currency: 'BRL', payment_code: 'pix', pix_key: '+5581987654321' },
+      [['requires_field', 'fields.payment_code']],
+    ],
+    [
+      'pix with a city of 16 characters',
+      { currency: 'BRL', payment_code: 'pix', pix_key: '+5581987654321', pix_city: 'C'.repeat(16) },
+      [['too_long', 'fields.pix_city']],
+    ],
+    [
+      'pix with a payee name of 26 characters',
+      { currency: 'BRL', payment_code: 'pix', pix_key: '+5581987654321', pix_city: 'Recife', seller_name: 'S'.repeat(26) },
+      [['too_long_for_payment_code', 'fields.seller_name']],
+    ],
+    ['link without a payment link', { payment_code: 'link' }, [['requires_field', 'fields.payment_code']]],
+    ['a code that is none', { payment_code: 'swift' }, [['not_one_of', 'fields.payment_code']]],
+  ])('refuses %s', async (_what, fields, expected) => {
+    expect(await problemsOf(fields)).toEqual(expected);
+  });
+});
