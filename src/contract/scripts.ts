@@ -28,6 +28,11 @@ export interface Script {
   readonly breaks: ScriptBreaks;
   /** True for the scripts bundled before the symbol faces; new rows come after CJK and change no older document. */
   readonly beforeSymbols: boolean;
+  /**
+   * Space added above a line that holds the script, in ems of its size: stacks taller than Latin letters (Tibetan,
+   * Myanmar) would otherwise touch the marks of the line above.
+   */
+  readonly lineGap: number;
 }
 
 export const SCRIPTS: readonly Script[] = table.scripts as readonly Script[];

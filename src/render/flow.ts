@@ -1,3 +1,4 @@
+import { SCRIPTS, scriptPattern } from '../contract/scripts.ts';
 import { Canvas, type PageSize, type TextStyle } from './canvas.ts';
 import type { FontSet } from './fonts.ts';
 import type { Mark } from './structure.ts';
@@ -6,6 +7,19 @@ import { wrapText } from './wrap.ts';
 /** Lines of text are set 1.45 times their size apart. */
 export function lineHeight(style: TextStyle): number {
   return style.size * 1.45;
+}
+
+/** The scripts whose lines get space above them (scripts.json `lineGap`), each with a pattern of its letters. */
+const TALL_SCRIPTS = SCRIPTS.filter((script) => script.lineGap > 0).map((script) => ({
+  pattern: scriptPattern([script]),
+  gap: script.lineGap,
+}));
+const TALL = TALL_SCRIPTS.length ? scriptPattern(SCRIPTS.filter((script) => script.lineGap > 0)) : undefined;
+
+/** The space above a line of `text` in `style`: none, unless it holds a script whose stacks stand taller. */
+export function gapAbove(text: string, style: TextStyle): number {
+  if (!TALL?.test(text)) return 0;
+  return Math.max(...TALL_SCRIPTS.filter((script) => script.pattern.test(text)).map((script) => script.gap)) * style.size;
 }
 
 interface Margins {
@@ -95,7 +109,9 @@ export class Flow {
   paragraph(text: string, style: TextStyle, mark: Mark, width: number = this.width): void {
     const height = lineHeight(style);
     for (const line of wrapText(text, this.fonts[style.weight], style.size, width)) {
-      this.ensure(height);
+      const above = gapAbove(line.text, style);
+      this.ensure(height + above);
+      this.y += above;
       this.page.textFromStart(this.left, this.left + width, this.y + style.size, line.text, style, mark, line.breakAfter);
       this.y += height;
     }
