@@ -62,7 +62,16 @@ const KINDS: Readonly<Record<string, InputKind>> = {
 };
 
 /** Words a label writes in capitals. */
-const ACRONYMS: Readonly<Record<string, string>> = { id: 'ID', po: 'PO', url: 'URL', vat: 'VAT' };
+const ACRONYMS: Readonly<Record<string, string>> = {
+  id: 'ID',
+  po: 'PO',
+  url: 'URL',
+  vat: 'VAT',
+  iban: 'IBAN',
+  bic: 'BIC',
+  upi: 'UPI',
+  pix: 'PIX',
+};
 
 /** A field's label from its name: `seller_name` → `Seller name`, `po_number` → `PO number`. */
 export function labelOf(name: string): string {

@@ -316,18 +316,18 @@ export const url: FieldType<string> = {
 };
 
 /**
- * A one-line text with a form of its own (an IBAN, a BIC, a UPI id): read as text first, then by `readAs`, which
- * gives the value in its normal form or undefined; undefined is the problem `code`.
+ * A one-line text with a form of its own (an IBAN, a BIC, a UPI id): a `text` of the contract (section 2.3), read as
+ * text first, then by `readAs`, which gives the value in its normal form or undefined; undefined is the problem
+ * `code`. The field's description says the form.
  */
 export function formattedText(
-  name: string,
   maxChars: number,
   readAs: (text: string) => string | undefined,
   code: ValidationDetailCode,
 ): FieldType<string> {
   const base = text(maxChars);
   return {
-    name,
+    name: base.name,
     schema: base.schema,
     read(value, context) {
       const read = base.read(value, context);
