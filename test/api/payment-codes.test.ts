@@ -20,7 +20,7 @@ const SCHEMES: [name: string, fields: Record<string, string>, sha256: string][] 
   [
     'sepa with an RF reference',
     { currency: 'EUR', payment_code: 'sepa', payee_iban: 'AT611904300234573201', creditor_reference: 'RF18 5390 0754 7034' },
-    '2971b1fafd78813ee6d979206a09a3505848c546a5a496e8a9bce740f4a10c4b',
+    '6448fa13d003bd305cb4dcf8bdb229bd9db6ab86b8edeb8dba0bf3521552e814',
   ],
   [
     'upi',
@@ -30,7 +30,7 @@ const SCHEMES: [name: string, fields: Record<string, string>, sha256: string][] 
   [
     'pix',
     { currency: 'BRL', payment_code: 'pix', pix_key: '+5511987654321', pix_city: 'Rio de Janeiro' },
-    'a2c4dea4adc671480027eef9e79877e9a1e840c5ebd8cc7e2d6e52502e07d70e',
+    '5b4cfd0ee221609e96d1f58647913e2bdc974c3b470c5482c56eff18e8af56ca',
   ],
   [
     'link',

@@ -116,6 +116,12 @@ export function worstRequest(template: TemplateDefinition, call: number): string
   }
   // A quote has items or an amount: the items are the larger document.
   if ('items' in fields && template.fields.amount) delete fields.amount;
+  // The invoice's payment code: the QR code of the longest payment link (the largest code any currency takes); the
+  // account fields of the other codes have forms of their own, which the longest text is not.
+  if (template.fields.payment_code) {
+    fields.payment_code = 'link';
+    for (const name of ['payee_iban', 'payee_bic', 'creditor_reference', 'upi_id', 'pix_key', 'pix_city']) delete fields[name];
+  }
   return JSON.stringify({ ...template.example, mode: 'preview', fields });
 }
 
