@@ -19,9 +19,10 @@ run() { echo "+ $*"; bash -euo pipefail -c "$*"; }
 
 run "$(cat "$work/block-1.sh" | grep -v '^npm start$')"
 PATH="$work/svc/node_modules/.bin:$PATH"
-npm start >"$work/server.log" 2>&1 &
+# In a process group of its own, so that stopping it stops the Bun server npm started too.
+setsid npm start >"$work/server.log" 2>&1 &
 server=$!
-trap 'kill $server 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'kill -- -$server 2>/dev/null || true; rm -rf "$work"' EXIT
 for _ in $(seq 1 100); do curl -fs http://127.0.0.1:8787/api/v1/templates >/dev/null && break; sleep 0.2; done
 
 mapfile -t cli <"$work/block-2.sh"
