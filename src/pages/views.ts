@@ -225,8 +225,14 @@ export function keyActionView(input: { session: Session; key: KeyRow; action: Ke
 <a href="${PAGE_PATHS.keys}">Cancel</a>`;
 }
 
-/** The address of the keys page with its revoked keys shown or hidden. */
-export const KEYS_WITHOUT_REVOKED = `${PAGE_PATHS.keys}?revoked=hide`;
+/** The keys page's query that hides revoked keys, and the page's address with it. */
+const HIDE_REVOKED = new URLSearchParams({ revoked: 'hide' });
+const KEYS_WITHOUT_REVOKED = `${PAGE_PATHS.keys}?${HIDE_REVOKED}`;
+
+/** Whether the keys page was asked to hide revoked keys. */
+export function hidesRevoked(url: URL): boolean {
+  return [...HIDE_REVOKED].every(([name, value]) => url.searchParams.get(name) === value);
+}
 
 export function keysView(input: {
   session: Session;

@@ -10,11 +10,10 @@ export function lineHeight(style: TextStyle): number {
 }
 
 /** The scripts whose lines get space above them (scripts.json `lineGap`), each with a pattern of its letters. */
-const TALL_SCRIPTS = SCRIPTS.filter((script) => script.lineGap > 0).map((script) => ({
-  pattern: scriptPattern([script]),
-  gap: script.lineGap,
-}));
-const TALL = TALL_SCRIPTS.length ? scriptPattern(SCRIPTS.filter((script) => script.lineGap > 0)) : undefined;
+const TALL_ROWS = SCRIPTS.filter((script) => script.lineGap > 0);
+const TALL_SCRIPTS = TALL_ROWS.map((script) => ({ pattern: scriptPattern([script]), gap: script.lineGap }));
+/** Any of them: one test of a line that holds none (nearly every line). */
+const TALL = TALL_ROWS.length ? scriptPattern(TALL_ROWS) : undefined;
 
 /** The space above a line of `text` in `style`: none, unless it holds a script whose stacks stand taller. */
 export function gapAbove(text: string, style: TextStyle): number {

@@ -4,7 +4,7 @@ import { PageError } from '../pages/errors.ts';
 import { field } from '../pages/form.ts';
 import { PAGE_PATHS, pageResponse, seeOther } from '../pages/layout.ts';
 import { type SignedInPageRequest, settingsPage } from '../pages/page-route.ts';
-import { KEY_ACTIONS, KEY_NAME_MAX_CHARS, type KeyAction, keyActionView, keysView, newKeyView } from '../pages/views.ts';
+import { hidesRevoked, KEY_ACTIONS, KEY_NAME_MAX_CHARS, type KeyAction, keyActionView, keysView, newKeyView } from '../pages/views.ts';
 import { isTokenShaped, newToken } from '../settings/tokens.ts';
 
 /** Why a key cannot be made, in the words the form and the refused POST both use. */
@@ -19,7 +19,7 @@ const CONTROL_CHARACTERS = /\p{Cc}/u;
 async function keysPage(page: SignedInPageRequest, status = 200, input: { error?: string; name?: string } = {}): Promise<Response> {
   const { session, context } = page;
   const keys = await listKeys(context.deps.db, session.account.id);
-  const hideRevoked = new URL(context.request.url).searchParams.get('revoked') === 'hide';
+  const hideRevoked = hidesRevoked(context.url);
   const active = keys.filter((key) => key.revokedAt === null).length;
   const blockedBecause = !session.account.emailConfirmed
     ? CREATE_REFUSALS.email_not_confirmed

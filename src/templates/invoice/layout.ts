@@ -11,12 +11,11 @@ type InvoiceValues = LayoutInput<typeof INVOICE_FIELDS>['values'];
  * The code, and what is printed beside it: the scheme, the payee, the account, the amount it carries (the balance
  * due, as the Totals print it) and its reference; the same facts as the Figure's alternative text.
  */
-function paymentCodeBlock(code: PaymentCodeName, values: InvoiceValues, printedAmount: string, amount: Decimal, digits: number) {
+function paymentCodeBlock(code: PaymentCodeName, values: InvoiceValues, printedAmount: string, amount: Decimal) {
   const scheme = PAYMENT_CODES[code];
   const input = {
     name: values.seller_name,
     amount,
-    digits,
     invoiceNumber: values.invoice_number,
     iban: values.payee_iban,
     bic: values.payee_bic,
@@ -69,7 +68,7 @@ export function layoutInvoice({ document, values, totals, currency, digits }: La
   if (values.payment_code && balanceDue.gt(0)) {
     document.paymentCode(
       'Pay by scanning',
-      paymentCodeBlock(values.payment_code, values, moneyWithCurrency(balanceDue, currency, digits), balanceDue, digits),
+      paymentCodeBlock(values.payment_code, values, moneyWithCurrency(balanceDue, currency, digits), balanceDue),
     );
   }
   if (values.notes) document.section('Notes', values.notes);

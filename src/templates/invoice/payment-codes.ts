@@ -168,7 +168,6 @@ export function pixKeyOf(text: string): string | undefined {
 export interface PaymentCodeInput {
   readonly name: string;
   readonly amount: Decimal;
-  readonly digits: number;
   readonly invoiceNumber: string;
   readonly iban?: string | undefined;
   readonly bic?: string | undefined;
