@@ -2,6 +2,7 @@ import { ApiError } from './contract/api-error.ts';
 import { HEADERS } from './contract/headers.ts';
 import { databaseUnavailable, stackFrames } from './db/failures.ts';
 import { TemplateSamples } from './documents/samples.ts';
+import { JsonBody } from './http/body.ts';
 import type { AppDeps, RequestContext } from './http/context.ts';
 import { databaseUnavailableError, logFailure } from './http/failure.ts';
 import { guardRoute } from './http/guard.ts';
@@ -43,6 +44,7 @@ export function createApp(deps: AppDeps, routes: readonly RouteSpec[] = ROUTES):
       request,
       url,
       requestId,
+      body: new JsonBody(request),
       baseUrl: deps.config.publicBaseUrl ?? url.origin,
       deps,
       clientAddress: deps.config.trustForwardedFor ? (forwardedFor(request) ?? connection.clientAddress) : connection.clientAddress,

@@ -1,10 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
 import { planOf } from '../accounts/plans.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import type { Scope } from '../contract/scopes.ts';
-import type { Database } from '../db/database.ts';
+import { sendBatch } from '../db/batch.ts';
 import { describeError } from '../db/failures.ts';
 import { preparedPerDatabase, type StatementValues, statementOf } from '../db/prepared.ts';
 import { authFailureBucket, requestBuckets } from '../limits/buckets.ts';
@@ -16,6 +15,7 @@ import { networkOf } from '../limits/network.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import { log } from '../log.ts';
 import { hashKey, isWellFormedKey } from './key-format.ts';
+import { type SignInAnswers, SignInPart } from './sign-in-batch.ts';
 import {
   type CallerFragments,
   callerInSql,
@@ -70,6 +70,9 @@ export function admittedInSql(caller: CallerFragments, counting: boolean): SQL {
   return counting ? requestAdmittedInSql(caller.keyRow, requestsBucketInSql(caller)) : caller.active;
 }
 
+/** The sign-in's own parts of its batch, around the route's part (`route`). */
+type SignInStatement = 'key' | 'route' | 'account' | 'failure';
+
 /** A failed sign-in's bucket: its limit and window (the name is the network's, bound per request). */
 const FAILURE_BUCKET = authFailureBucket('');
 const LAST_USED_BEFORE = sql.placeholder('last_used_before');
@@ -94,12 +97,12 @@ const signInStatements = preparedPerDatabase((db) => {
  * Statements a route sends in the sign-in's round trip, before the batch's own look-up of the key (so that they
  * may change what it reads: a renewed credit period), built from the caller (SigningIn) before the key is known.
  */
-export type WithSignIn = (caller: SigningIn) => Promise<readonly BatchItem<'sqlite'>[] | undefined>;
+export type WithSignIn = (caller: SigningIn) => Promise<SignInPart<string, unknown> | undefined>;
 
-/** The calling key and its account, and the answers of the route's statements (empty when it sent none). */
+/** The calling key and its account, and the answers of the route's statements (none when it sent none). */
 export interface SignedIn {
   readonly auth: AuthContext;
-  readonly answers: readonly unknown[];
+  readonly sent: SignInAnswers<string, unknown> | undefined;
 }
 
 /** What a caller presents: the Authorization header as sent (null without one) and the address it came from. */
@@ -148,29 +151,30 @@ async function signInCounted(hash: string, attempt: SignInAttempt, deps: Limiter
   const failure = authFailureBucket(networkOf(attempt.clientAddress));
   const caller = { hash, counting: true, values: callerValues(hash, now) };
   const values = { ...caller.values, last_used_before: now - LAST_USED_RESOLUTION_MS, failure_bucket: failure.name };
-  let answers: readonly unknown[];
+  let route: SignInPart<string, unknown> | undefined;
+  let answers: SignInAnswers<SignInStatement, undefined>;
   try {
     const statements = signInStatements(db);
     // Inside: a route's statements count in buckets too, and a limiter out of reach may fail them as they are made.
-    const routeStatements = (await withSignIn?.(caller)) ?? [];
-    answers = await db.batch([
-      statements.countRequest.bind(values),
-      ...routeStatements,
-      statements.account.bind(values),
-      statements.countFailure.bind(values),
-    ] as unknown as Parameters<Database['batch']>[0]);
+    route = await withSignIn?.(caller);
+    const batch = new SignInPart<SignInStatement, undefined>(undefined)
+      .add('key', [statements.countRequest.bind(values)])
+      .add('route', route?.statements() ?? [])
+      .add('account', [statements.account.bind(values)])
+      .add('failure', [statements.countFailure.bind(values)]);
+    answers = batch.answered(await sendBatch(db, batch.statements()));
   } catch (error) {
     throw limiterDown(attempt.requestId, error);
   }
   // Only an active key's row is counted and answered.
-  const row = keyWithAccount([answers[0], answers.at(-2)]);
+  const row = keyWithAccount([answers.of('key')[0], answers.of('account')[0]]);
   if (row) {
     const [bucket] = requestBuckets(row.key.id, planOf(row.account.plan).limits);
     reportAdmission(requestAdmission(bucket!, now, row.key.requestsInWindow), now, attempt);
-    return { auth: row, answers: answers.slice(1, -2) };
+    return { auth: row, sent: route?.answered(answers.of('route')) };
   }
   // The failure's count stays out of the RateLimit headers.
-  const [counted] = answers.at(-1) as { count: number }[];
+  const [counted] = answers.rowsOf<{ count: number }>('failure');
   reportAdmission(singleAdmission(failure, now, counted), now, {});
   throw invalidKey();
 }
@@ -184,20 +188,18 @@ async function signIn(hash: string, attempt: SignInAttempt, deps: LimiterDeps, w
   const now = deps.clock.now();
   const statements = signInStatements(db);
   const caller = { hash, counting: false, values: callerValues(hash, now) };
-  const routeStatements = (await withSignIn?.(caller)) ?? [];
-  const answers = await db.batch([
-    ...routeStatements,
-    statements.key.bind(caller.values),
-    statements.account.bind(caller.values),
-  ] as unknown as Parameters<Database['batch']>[0]);
-  const row = keyWithAccount(answers.slice(-2));
+  const route = await withSignIn?.(caller);
+  const batch = new SignInPart<SignInStatement, undefined>(undefined)
+    .add('route', route?.statements() ?? [])
+    .add('key', [statements.key.bind(caller.values)])
+    .add('account', [statements.account.bind(caller.values)]);
+  const answers = batch.answered(await sendBatch(db, batch.statements()));
+  const row = keyWithAccount([answers.of('key')[0], answers.of('account')[0]]);
   if (!row || row.key.revokedAt !== null) throw invalidKey();
-  const signedIn = { auth: row, answers: answers.slice(0, -2) };
+  const signedIn = { auth: row, sent: route?.answered(answers.of('route')) };
   if (row.key.lastUsedAt !== null && now - row.key.lastUsedAt < LAST_USED_RESOLUTION_MS) return signedIn;
   try {
-    await db.batch([statements.touch.bind({ ...caller.values, last_used_before: now - LAST_USED_RESOLUTION_MS })] as unknown as Parameters<
-      Database['batch']
-    >[0]);
+    await sendBatch(db, [statements.touch.bind({ ...caller.values, last_used_before: now - LAST_USED_RESOLUTION_MS })]);
     row.key.lastUsedAt = now;
   } catch (error) {
     // last_used_at is a convenience for the operator: a write that fails (a busy database) never fails the request.

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { hasCredit } from '../accounts/store.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
+import { sendBatch } from '../db/batch.ts';
 import type { Database } from '../db/database.ts';
 import { EXISTS } from '../db/exists.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, databaseUnavailable } from '../db/failures.ts';
@@ -108,7 +109,7 @@ export async function commitDocument(
 
   let results: readonly unknown[];
   try {
-    results = await db.batch(statements as unknown as Parameters<Database['batch']>[0]);
+    results = await sendBatch(db, statements);
   } catch (error) {
     if (databaseUnavailable(error)?.nothingWritten) throw busyBeforeCommit();
     throw error;

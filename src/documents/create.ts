@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm';
-import type { BatchItem } from 'drizzle-orm/batch';
 import { planOf } from '../accounts/plans.ts';
 import { hasCredit, periodEndAfter, renewalOf } from '../accounts/store.ts';
 import { type AuthContext, admittedInSql, HASH, NOW, requireScope, type SigningIn, signedInCaller } from '../auth/authenticate.ts';
+import { type SignInAnswers, SignInPart } from '../auth/sign-in-batch.ts';
 import { callerInSql } from '../auth/store.ts';
 import type { Clock } from '../clock.ts';
 import type { AppConfig } from '../config.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
+import { sendBatch } from '../db/batch.ts';
 import type { Database } from '../db/database.ts';
 import { statementOf, statementsPerDatabase } from '../db/prepared.ts';
 import { attemptValues, type Lease, leaseDecisionOf, leaseFree, leaseInBatch, leaseTaken } from '../idempotency/lease.ts';
@@ -63,7 +64,7 @@ async function makeNew(
   lease: Lease | undefined,
   input: CreateDocumentInput,
   deps: CreateDocumentDeps,
-  sent: SentAnswers,
+  sent: CreateAnswers,
 ): Promise<CreatedDocument> {
   const { auth } = input;
   const final = document.mode === 'final';
@@ -71,10 +72,11 @@ async function makeNew(
   const account = auth.account;
   if (deps.config.rateLimitsEnabled) {
     const plan = planOf(account.plan).limits;
+    const { now } = sent.prepared;
     const admission = final
-      ? singleAdmission(finalBuckets(auth.key.id, plan)[0]!, sent.now, (sent.counts[0] as { count: number }[])[0])
-      : admissionOf(previewBuckets(account.id, auth.key.id, plan), sent.now, sent.counts);
-    reportAdmission(admission, sent.now, input);
+      ? singleAdmission(finalBuckets(auth.key.id, plan)[0]!, now, sent.rowsOf<{ count: number }>('counts')[0])
+      : admissionOf(previewBuckets(account.id, auth.key.id, plan), now, sent.of('counts'));
+    reportAdmission(admission, now, input);
   }
   if (final && account.creditsRemaining <= 0) throw insufficientCredits(account.creditsRemaining, account.periodEnd);
   // A free key is taken in the same batch unless the buckets or the credit refused, both answered above.
@@ -100,7 +102,7 @@ async function replayBatch(documentId: string, input: CreateDocumentInput, deps:
       ...(counting ? admitStatements(deps.db, buckets, now) : []),
       recordOfAccount(deps.db, auth.account.id, documentId, now),
     ];
-    answers = await deps.db.batch(statements as unknown as Parameters<Database['batch']>[0]);
+    answers = await sendBatch(deps.db, statements);
   } catch (error) {
     // The batch writes only when it counts: then, as the sign-in's, a database out of reach is a limiter out of reach.
     if (counting) throw limiterDown(input.requestId, error);
@@ -123,20 +125,19 @@ async function replay(
   return replayOf(row, document, input.auth.account.creditsRemaining, render, REPLAY_ASKERS.key);
 }
 
-/** What prepareCreate sends with the sign-in, and what reading the answers needs. */
-export interface PreparedCreate {
-  readonly statements: readonly BatchItem<'sqlite'>[];
+/** What prepareCreate worked out to make its statements, which reading their answers needs. */
+interface PreparedCreate {
   readonly document: DocumentRequest;
   readonly fingerprint: string;
   readonly leaseId: string;
   readonly now: number;
-  /** How many statements each part has, in the order of `statements`. */
-  readonly parts: Readonly<Record<Part, number>>;
 }
 
-const PARTS = ['renewal', 'lease', 'counts'] as const;
-type Part = (typeof PARTS)[number];
-type SentAnswers = Readonly<Record<Part, readonly unknown[]>> & { readonly now: number };
+/** The parts of a create's statements, in the order they are sent. */
+type Part = 'renewal' | 'lease' | 'counts';
+/** What prepareCreate sends with the sign-in (or after it: prepareAfterSignIn). */
+export type CreateStatements = SignInPart<Part, PreparedCreate>;
+type CreateAnswers = SignInAnswers<Part, PreparedCreate>;
 
 /**
  * The database's part of a create, as statements sent in the sign-in's round trip (one batch, one transaction),
@@ -151,7 +152,7 @@ export function prepareCreate(
   input: Pick<CreateDocumentInput, 'body' | 'idempotencyKey'>,
   deps: Pick<CreateDocumentDeps, 'db' | 'config'>,
   caller: SigningIn,
-): PreparedCreate | undefined {
+): CreateStatements | undefined {
   let document: DocumentRequest;
   try {
     document = parseDocumentRequest(input.body);
@@ -173,8 +174,8 @@ interface CreateVariant {
 const PERIOD_END = sql.placeholder('period_end');
 
 /**
- * prepareCreate's statements for one variant, with placeholders for the caller's hash, the time and the attempt
- * (bound per request), and how many statements each part has.
+ * prepareCreate's statements for one variant, by part, with placeholders for the caller's hash, the time and the
+ * attempt (bound per request).
  */
 const createStatements = statementsPerDatabase((db, { final, idempotent, limits, counting }: CreateVariant) => {
   const caller = callerInSql(HASH);
@@ -183,7 +184,7 @@ const createStatements = statementsPerDatabase((db, { final, idempotent, limits,
   const buckets = limits
     ? bucketsInSql((keyId, accountId, plan) => (final ? finalBuckets(keyId, plan) : previewBuckets(accountId, keyId, plan)), caller)
     : [];
-  const parts: Record<Part, readonly unknown[]> = {
+  const parts: Record<Part, readonly Parameters<typeof statementOf>[0][]> = {
     renewal: [renewalOf(db, caller.accountId, { now: NOW, periodEnd: PERIOD_END }, ok)],
     lease: [],
     counts: [],
@@ -201,8 +202,9 @@ const createStatements = statementsPerDatabase((db, { final, idempotent, limits,
   // A final counts on the key's row (src/limits/key-counters.ts), a preview in its windows.
   if (limits) parts.counts = final ? [countFinalOnKey(db, caller.keyRow, buckets[0]!, counted)] : admitInBatch(db, buckets, counted);
   return {
-    statements: PARTS.flatMap((part) => parts[part].map(statementOf)),
-    parts: Object.fromEntries(PARTS.map((part) => [part, parts[part].length])) as Record<Part, number>,
+    renewal: parts.renewal.map(statementOf),
+    lease: parts.lease.map(statementOf),
+    counts: parts.counts.map(statementOf),
   };
 });
 
@@ -212,12 +214,12 @@ function prepareDocument(
   idempotencyKey: string | undefined,
   deps: Pick<CreateDocumentDeps, 'db' | 'config'>,
   caller: SigningIn,
-): PreparedCreate {
+): CreateStatements {
   const now = caller.values.now as number;
   const final = document.mode === 'final';
   const idempotent = idempotencyKey !== undefined;
   const variant = { final, idempotent, limits: deps.config.rateLimitsEnabled, counting: caller.counting };
-  const { statements, parts } = createStatements(deps.db, variant);
+  const statements = createStatements(deps.db, variant);
   const fingerprint = requestFingerprint(document);
   const leaseId = newId('lease');
   const values = {
@@ -225,7 +227,11 @@ function prepareDocument(
     period_end: periodEndAfter(now),
     ...(idempotent ? attemptValues({ key: idempotencyKey, fingerprint, leaseId, now }) : {}),
   };
-  return { statements: statements.map((statement) => statement.bind(values)), document, fingerprint, leaseId, now, parts };
+  const bound = (part: Part) => statements[part].map((statement) => statement.bind(values));
+  return new SignInPart<Part, PreparedCreate>({ document, fingerprint, leaseId, now })
+    .add('renewal', bound('renewal'))
+    .add('lease', bound('lease'))
+    .add('counts', bound('counts'));
 }
 
 /**
@@ -233,26 +239,10 @@ function prepareDocument(
  * a batch of their own, for the caller already signed in and counted in its requests bucket. A body that is no
  * document request is refused here, in the contract's order, with nothing sent.
  */
-async function prepareAfterSignIn(
-  input: CreateDocumentInput,
-  deps: CreateDocumentDeps,
-): Promise<{ prepared: PreparedCreate; answers: readonly unknown[] }> {
+async function prepareAfterSignIn(input: CreateDocumentInput, deps: CreateDocumentDeps): Promise<CreateAnswers> {
   const caller = signedInCaller(input.auth, deps.clock.now());
-  const prepared = prepareDocument(parseDocumentRequest(input.body), input.idempotencyKey, deps, caller);
-  return { prepared, answers: await deps.db.batch(prepared.statements as unknown as Parameters<Database['batch']>[0]) };
-}
-
-/** prepareCreate's answers, by part. */
-function answersOf(prepared: PreparedCreate, answers: readonly unknown[]): SentAnswers {
-  let offset = 0;
-  const byPart = Object.fromEntries(
-    PARTS.map((part) => {
-      const slice = answers.slice(offset, offset + prepared.parts[part]);
-      offset += prepared.parts[part];
-      return [part, slice];
-    }),
-  ) as Record<Part, unknown[]>;
-  return { ...byPart, now: prepared.now };
+  const part = prepareDocument(parseDocumentRequest(input.body), input.idempotencyKey, deps, caller);
+  return part.answered(await sendBatch(deps.db, part.statements()));
 }
 
 /**
@@ -260,25 +250,24 @@ function answersOf(prepared: PreparedCreate, answers: readonly unknown[]): SentA
  * check of the validate route, the idempotency decision, the document's rate limits, the credit check, render,
  * then one atomic commit; the caller reads the key header and the body before, and sends nothing until this
  * returns. The database work before the render was done by prepareCreate's statements in the sign-in's batch
- * (`sent`, with their answers); this reads their answers in the contract's order.
+ * (`sent`, with their answers; undefined when they could not go with it); this reads their answers in the contract's
+ * order.
  */
 export async function createDocument(
   input: CreateDocumentInput,
   deps: CreateDocumentDeps,
-  sent: { prepared: PreparedCreate | undefined; answers: readonly unknown[] },
+  sent: CreateAnswers | undefined,
 ): Promise<CreatedDocument> {
   const { auth, body, idempotencyKey } = input;
   requireModeScope(auth, body);
-  const { prepared, answers: preparedAnswers } = sent.prepared
-    ? { prepared: sent.prepared, answers: sent.answers }
-    : await prepareAfterSignIn(input, deps);
+  const answers = sent ?? (await prepareAfterSignIn(input, deps));
+  const { prepared } = answers;
   const { document } = prepared;
-  const answers = answersOf(prepared, preparedAnswers);
 
   let lease: Lease | undefined;
   if (idempotencyKey !== undefined) {
     const { fingerprint, leaseId } = prepared;
-    const decision = leaseDecisionOf({ accountId: auth.account.id, key: idempotencyKey, fingerprint, leaseId }, answers.lease);
+    const decision = leaseDecisionOf({ accountId: auth.account.id, key: idempotencyKey, fingerprint, leaseId }, answers.of('lease'));
     if (decision.kind === 'reused') {
       throw new ApiError('idempotency_key_reused', {
         message: `This ${HEADERS.idempotencyKey} was used for a different request; use a new key.`,

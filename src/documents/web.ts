@@ -4,6 +4,7 @@ import { type AccountRow, hasCredit, periodEndAfter, renewalOf } from '../accoun
 import type { Clock } from '../clock.ts';
 import type { AppConfig } from '../config.ts';
 import { ApiError } from '../contract/api-error.ts';
+import { sendBatch } from '../db/batch.ts';
 import type { Database } from '../db/database.ts';
 import { preparedPerDatabase, statementOf } from '../db/prepared.ts';
 import { accounts } from '../db/schema.ts';
@@ -124,7 +125,7 @@ export async function makeWebDocument(input: WebDocumentInput, deps: WebDocument
     ...attemptValues({ key, fingerprint, leaseId, now }),
   };
   const statements = webFinalStatements(deps.db).map((statement) => statement.bind(values));
-  const [, before, taken, accountRows] = await deps.db.batch(statements as unknown as Parameters<Database['batch']>[0]);
+  const [, before, taken, accountRows] = await sendBatch(deps.db, statements);
   const account = (accountRows as AccountRow[])[0] ?? input.account;
   const decision = leaseDecisionOf({ accountId: account.id, key, fingerprint, leaseId }, [before, taken]);
   if (decision.kind === 'reused') throw new FormAlreadyUsed();
@@ -155,8 +156,6 @@ async function replay(
   deps: WebDocumentDeps,
 ): Promise<CreatedDocument> {
   await countRequest(replayBuckets('final', account.id, undefined, planOf(account.plan).limits), deps, counted);
-  const [rows] = await deps.db.batch([recordOfAccount(deps.db, account.id, documentId, deps.clock.now())] as unknown as Parameters<
-    Database['batch']
-  >[0]);
+  const [rows] = await sendBatch(deps.db, [recordOfAccount(deps.db, account.id, documentId, deps.clock.now())]);
   return replayOf((rows as DocumentRow[])[0], document, account.creditsRemaining, render, REPLAY_ASKERS.form);
 }

@@ -42,6 +42,29 @@ function malformed(message: string): ApiError {
   return new ApiError('invalid_request', { detail: 'malformed_json', message });
 }
 
+/**
+ * A request's JSON body, read once however many times it is asked for (a body can be read only once): the sign-in
+ * may read it to send a route's statements with the key's look-up, and the handler reads it again.
+ */
+export class JsonBody {
+  private readonly request: Request;
+  private read: Promise<JsonValue> | undefined;
+
+  constructor(request: Request) {
+    this.request = request;
+  }
+
+  /** readJsonBody's answer, or its refusal, the same every time. */
+  value(): Promise<JsonValue> {
+    if (!this.read) {
+      this.read = readJsonBody(this.request);
+      // Awaited by whoever asks, which answers its failure; not an unhandled rejection meanwhile.
+      this.read.catch(() => {});
+    }
+    return this.read;
+  }
+}
+
 /** The JSON body of a POST: 415 unless sent as JSON, 413 over the limit, 400 malformed_json otherwise. */
 export async function readJsonBody(request: Request): Promise<JsonValue> {
   if (!isJsonContentType(request.headers.get(HEADERS.contentType))) {

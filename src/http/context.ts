@@ -1,4 +1,5 @@
 import type { AuthContext } from '../auth/authenticate.ts';
+import type { SignInAnswers } from '../auth/sign-in-batch.ts';
 import type { Clock } from '../clock.ts';
 import type { AppConfig } from '../config.ts';
 import type { ErrorCode } from '../contract/errors.ts';
@@ -8,6 +9,7 @@ import type { RateLimitReport } from '../limits/report.ts';
 import type { Mailer } from '../mail/mailer.ts';
 import type { RenderEngine } from '../render/engine.ts';
 import type { FontSet } from '../render/fonts.ts';
+import type { JsonBody } from './body.ts';
 
 /** What the service is built from: made once by the runtime, shared by every request. */
 export interface AppDeps {
@@ -43,7 +45,9 @@ export interface RequestContext {
   /** The calling key and its account, on routes that take a key. */
   readonly auth?: AuthContext;
   /** The answers of the route's withSignIn statements, sent in the sign-in's round trip (RouteSpec). */
-  readonly signInAnswers?: readonly unknown[];
+  readonly signedIn?: SignInAnswers<string, unknown>;
+  /** The request's JSON body, read once for whoever asks. */
+  readonly body: JsonBody;
   /** The client's address as the runtime saw it (or X-Forwarded-For behind a trusted proxy). */
   readonly clientAddress: string | undefined;
   /** Buckets this request was counted in; the RateLimit headers are made from it. */
@@ -58,7 +62,7 @@ export interface RequestContext {
 }
 
 /** What the guard learnt before the handler runs: on routes that take a key, the caller and the sign-in's read. */
-export type Guarded = Pick<RequestContext, 'auth' | 'signInAnswers'>;
+export type Guarded = Pick<RequestContext, 'auth' | 'signedIn'>;
 
 /** The context of a route that takes a key, after the guard has authenticated it. */
 type KeyedContext = RequestContext & { readonly auth: AuthContext };
@@ -66,11 +70,4 @@ type KeyedContext = RequestContext & { readonly auth: AuthContext };
 export function keyed(context: RequestContext): KeyedContext {
   if (!context.auth) throw new Error('route that takes a key was reached without authentication');
   return context as KeyedContext;
-}
-
-/** The rows of the route's one withSignIn query (the guard runs it for every route that has one). */
-export function signInRows<Row>(context: RequestContext): Row[] {
-  const rows = context.signInAnswers?.[0];
-  if (!Array.isArray(rows)) throw new Error('a route that reads with the sign-in was reached without its rows');
-  return rows as Row[];
 }

@@ -13,7 +13,7 @@ export async function guardRoute(route: RouteSpec, context: RequestContext): Pro
   if (route.access.kind === 'operator') return guardOperator(context);
   if (route.access.kind !== 'key') return {};
   const { deps, requestId, rateLimits, trace } = context;
-  const { auth, answers } = await authenticate(
+  const { auth, sent } = await authenticate(
     { authorization: context.request.headers.get(HEADERS.authorization), clientAddress: context.clientAddress, requestId, rateLimits },
     deps,
     route.withSignIn && ((caller) => route.withSignIn!(context, caller)),
@@ -21,7 +21,7 @@ export async function guardRoute(route: RouteSpec, context: RequestContext): Pro
   trace.accountId = auth.account.id;
   trace.keyId = auth.key.id;
   if (route.access.scope) requireScope(auth, route.access.scope);
-  return { auth, signInAnswers: answers };
+  return sent ? { auth, signedIn: sent } : { auth };
 }
 
 /** Operator routes: the operator secret; without one configured the route does not exist. */

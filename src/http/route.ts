@@ -1,5 +1,5 @@
-import type { BatchItem } from 'drizzle-orm/batch';
 import type { SigningIn } from '../auth/authenticate.ts';
+import type { SignInAnswers, SignInPart } from '../auth/sign-in-batch.ts';
 import type { ErrorCode } from '../contract/errors.ts';
 import type { Scope } from '../contract/scopes.ts';
 import type { RequestContext } from './context.ts';
@@ -47,15 +47,22 @@ export interface RouteSpec {
   readonly doc: RouteDoc;
   /**
    * A key route's statements, sent in the sign-in's round trip: built from the request and the caller as SQL before
-   * the key is known, their answers given to the handler as `signInAnswers`. None (undefined, as for a request the
-   * handler will refuse), the handler reads for itself.
+   * the key is known, their answers given to the handler by name (RouteDefinition). None (undefined, as for a
+   * request the handler will refuse), the handler reads for itself.
    */
-  readonly withSignIn?: (context: RequestContext, caller: SigningIn) => Promise<readonly BatchItem<'sqlite'>[] | undefined>;
+  readonly withSignIn?: (context: RequestContext, caller: SigningIn) => Promise<SignInPart<string, unknown> | undefined>;
   handle(context: RequestContext): Response | Promise<Response>;
 }
 
-export function defineRoute(route: RouteSpec): RouteSpec {
-  return route;
+/** A route as written: its handler gets the answers of its own withSignIn part, typed by the names it added. */
+export interface RouteDefinition<Name extends string, Prepared> extends Omit<RouteSpec, 'withSignIn' | 'handle'> {
+  readonly withSignIn?: (context: RequestContext, caller: SigningIn) => Promise<SignInPart<Name, Prepared> | undefined>;
+  handle(context: RequestContext, sent: SignInAnswers<Name, Prepared> | undefined): Response | Promise<Response>;
+}
+
+export function defineRoute<Name extends string = never, Prepared = undefined>(route: RouteDefinition<Name, Prepared>): RouteSpec {
+  // The guard holds every route's answers as SignInAnswers<string, unknown>: this route's are the part it made.
+  return { ...route, handle: (context) => route.handle(context, context.signedIn as SignInAnswers<Name, Prepared> | undefined) };
 }
 
 /** A page of human documentation the service serves itself (no CDN): GET, no `Svc-Version`, outside the OpenAPI document. */

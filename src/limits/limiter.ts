@@ -1,4 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
+import { sendBatch } from '../db/batch.ts';
 import type { Database } from '../db/database.ts';
 import { EXISTS } from '../db/exists.ts';
 import { describeError } from '../db/failures.ts';
@@ -73,7 +74,7 @@ export class LimiterUnavailable extends Error {}
 export async function admit(db: Database, buckets: readonly Bucket[], now: number): Promise<Admission> {
   try {
     if (buckets.length === 1) return await admitOne(db, buckets[0]!, now);
-    const answers = await db.batch(admitStatements(db, buckets, now) as unknown as Parameters<Database['batch']>[0]);
+    const answers = await sendBatch(db, admitStatements(db, buckets, now));
     return admissionOf(buckets, now, answers);
   } catch (error) {
     throw new LimiterUnavailable(describeError(error));

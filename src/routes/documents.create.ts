@@ -2,19 +2,17 @@ import { arrivedWithin, LATE } from '../clock.ts';
 import { MODES } from '../contract/document-options.ts';
 import { HEADERS, TOTALS_HEADERS } from '../contract/headers.ts';
 import { IDEMPOTENCY_MEMORY_HOURS, LIMITS } from '../contract/limits.ts';
-import { createDocument, type PreparedCreate, prepareCreate } from '../documents/create.ts';
+import { createDocument, prepareCreate } from '../documents/create.ts';
 import { documentFilename } from '../documents/filename.ts';
 import type { CreatedDocument } from '../documents/made.ts';
 import { documentObject } from '../documents/record.ts';
 import { wantsJson } from '../http/accept.ts';
-import { readJsonBody } from '../http/body.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { keyed } from '../http/context.ts';
 import { documentHeaders } from '../http/document-headers.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
 import { IDEMPOTENCY_KEY_TEXT, readIdempotencyKey } from '../idempotency/key.ts';
-import type { JsonValue } from '../json/parse.ts';
 import { DOCUMENT_JSON_EXAMPLE } from '../openapi/examples.ts';
 import { DOCUMENT_REQUEST_BODY } from '../openapi/request-body.ts';
 import { totalsObject } from '../templates/totals.ts';
@@ -101,32 +99,30 @@ export const createDocumentRoute = defineRoute({
   // Everything the database does before the render goes with the sign-in: the body is read first for it, for a
   // while. A body still arriving then is read after the key is checked (createDocument sends its statements in a
   // round trip of their own), so that an upload that stalls cannot hold back the answer to a key that is not valid.
-  async withSignIn({ request, deps }, caller) {
+  async withSignIn({ request, body: jsonBody, deps }, caller) {
     let input: Parameters<typeof prepareCreate>[0];
     try {
-      const body = await arrivedWithin(bodyOf(request), BODY_WAIT_WITH_SIGN_IN_MS);
+      const body = await arrivedWithin(jsonBody.value(), BODY_WAIT_WITH_SIGN_IN_MS);
       if (body === LATE) return undefined;
       input = { idempotencyKey: readIdempotencyKey(request.headers.get(HEADERS.idempotencyKey)), body };
     } catch {
       // Refused by the handler once the key is checked, in the contract's order.
       return undefined;
     }
-    const prepared = prepareCreate(input, deps, caller);
-    if (prepared) preparedCreates.set(request, prepared);
-    return prepared?.statements;
+    return prepareCreate(input, deps, caller);
   },
-  async handle(context) {
-    const { auth, deps, engine, request, requestId, rateLimits, trace, signInAnswers = [] } = keyed(context);
+  async handle(context, sent) {
+    const { auth, deps, engine, request, requestId, rateLimits, trace } = keyed(context);
     const onRendered = (renderMs: number) => {
       trace.renderMs = renderMs;
     };
     const idempotencyKey = readIdempotencyKey(request.headers.get(HEADERS.idempotencyKey));
-    const body = await bodyOf(request);
+    const body = await context.body.value();
     const asJson = wantsJson(request.headers.get(HEADERS.accept));
     const created = await createDocument(
       { auth, body, idempotencyKey, asJson, requestId, rateLimits, onRendered },
       { ...deps, engine },
-      { prepared: preparedCreates.get(request), answers: signInAnswers },
+      sent,
     );
     return documentCreated(created, asJson);
   },
@@ -134,22 +130,6 @@ export const createDocumentRoute = defineRoute({
 
 /** How long the sign-in waits for the body, to send the document's statements with it. */
 const BODY_WAIT_WITH_SIGN_IN_MS = 1_000;
-
-/** What withSignIn prepared for a request, for its handler. */
-const preparedCreates = new WeakMap<Request, PreparedCreate>();
-const bodies = new WeakMap<Request, Promise<JsonValue>>();
-
-/** The request's JSON body, read once for withSignIn and the handler alike (a body can be read only once). */
-function bodyOf(request: Request): Promise<JsonValue> {
-  let body = bodies.get(request);
-  if (!body) {
-    body = readJsonBody(request);
-    // Awaited by the handler, which answers its failure; not an unhandled rejection meanwhile.
-    body.catch(() => {});
-    bodies.set(request, body);
-  }
-  return body;
-}
 
 function base64(bytes: Uint8Array): string {
   let binary = '';

@@ -1,7 +1,7 @@
+import { SignInPart } from '../auth/sign-in-batch.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { type DocumentRow, documentObject, recordOfCaller } from '../documents/record.ts';
-import { signInRows } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
 import { DOCUMENT_EXAMPLE } from '../openapi/examples.ts';
@@ -28,9 +28,10 @@ export const getDocumentRoute = defineRoute({
     responses: { 200: { description: 'The record.', schema: { $ref: '#/components/schemas/Document' }, example: DOCUMENT_EXAMPLE } },
     errors: ['document_not_found'],
   },
-  withSignIn: async ({ deps, params }, caller) => [recordOfCaller(deps.db, caller, params.id ?? '', deps.clock.now())],
-  async handle(context) {
-    const [row] = signInRows<DocumentRow>(context);
+  withSignIn: async ({ deps, params }, caller) =>
+    new SignInPart(undefined).add('record', [recordOfCaller(deps.db, caller, params.id ?? '', deps.clock.now())]),
+  async handle(_context, sent) {
+    const [row] = sent!.rowsOf<DocumentRow>('record');
     if (!row) {
       throw new ApiError('document_not_found', {
         message: `No such document in your history of the last ${LIMITS.historyRetentionDays} days.`,

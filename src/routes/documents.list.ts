@@ -1,8 +1,9 @@
+import { SignInPart } from '../auth/sign-in-batch.ts';
 import { accountIdInSql } from '../auth/store.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { type DocumentRow, documentObject, historyPage, listQuery, pageOf, SOURCES } from '../documents/record.ts';
-import { keyed, signInRows } from '../http/context.ts';
+import { keyed } from '../http/context.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
 import { DOCUMENT_LIST_EXAMPLE } from '../openapi/examples.ts';
@@ -57,14 +58,19 @@ export const listDocumentsRoute = defineRoute({
   },
   withSignIn: async ({ deps, url }, caller) => {
     const query = firstPageQuery(url);
-    return query && [listQuery(deps.db, { accountId: accountIdInSql(caller.hash), now: deps.clock.now(), source: SOURCES.api, ...query })];
+    return (
+      query &&
+      new SignInPart(undefined).add('page', [
+        listQuery(deps.db, { accountId: accountIdInSql(caller.hash), now: deps.clock.now(), source: SOURCES.api, ...query }),
+      ])
+    );
   },
-  async handle(context) {
+  async handle(context, sent) {
     const { auth, deps, url } = keyed(context);
     const { limit, reference, startingAfter } = listParameters(url);
     const page =
       startingAfter === undefined
-        ? pageOf(signInRows<DocumentRow>(context), limit)
+        ? pageOf(sent!.rowsOf<DocumentRow>('page'), limit)
         : await historyPage(deps.db, {
             accountId: auth.account.id,
             now: deps.clock.now(),

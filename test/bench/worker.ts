@@ -9,7 +9,8 @@ import { renderInput } from '../../src/templates/template.ts';
  * Benchmark Worker: POST /prepare/<name> parses a JSON array of request bodies once (one for a reference invoice,
  * one per call for a script invoice: measure.ts withNewGlyphs); GET /render/<name>/<from>/<count> renders the
  * requests of calls from .. from + count - 1, one after the other; GET /noop is the baseline the runner subtracts,
- * so what remains is the render time inside workerd.
+ * so what remains is the render time inside workerd. GET /shaper starts HarfBuzz alone; GET /read/<file> reads a
+ * static asset whole (the runner subtracts it from a face's first use to leave the Worker's own work).
  * The script faces come from the static assets (wrangler.toml [assets]) on first use, as in the service's Worker.
  */
 let assets: Fetcher | undefined;
@@ -27,6 +28,13 @@ export default {
         bodies.map((body) => parseDocumentRequest(parseJson(body))),
       );
       return new Response('ok');
+    }
+    if (action === 'shaper') {
+      await fonts.load([]);
+      return new Response('0');
+    }
+    if (action === 'read') {
+      return new Response(String((await (await env.ASSETS.fetch(new URL(name, 'https://fonts.invalid/'))).arrayBuffer()).byteLength));
     }
     if (action === 'render') {
       const requests = prepared.get(name)!;
