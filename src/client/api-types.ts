@@ -176,7 +176,7 @@ export interface components {
         DocumentRequest: components["schemas"]["InvoiceRequest"] | components["schemas"]["QuoteRequest"] | components["schemas"]["ReceiptRequest"];
         /**
          * InvoiceRequest
-         * @description A request for the invoice template (Invoice, version 2.5.0).
+         * @description A request for the invoice template (Invoice, version 2.6.0).
          */
         InvoiceRequest: {
             /**
@@ -226,13 +226,19 @@ export interface components {
                 payment_terms?: (string | number) | null;
                 payment_instructions?: string | null;
                 payment_link?: string | null;
-                payment_code?: ("sepa" | "upi" | "pix" | "link") | null;
+                payment_code?: ("sepa" | "upi" | "pix" | "link" | "swiss_qr_bill") | null;
                 payee_iban?: (string | number) | null;
                 payee_bic?: (string | number) | null;
                 creditor_reference?: (string | number) | null;
                 upi_id?: (string | number) | null;
                 pix_key?: (string | number) | null;
                 pix_city?: (string | number) | null;
+                payee_street?: (string | number) | null;
+                payee_building_number?: (string | number) | null;
+                payee_postal_code?: (string | number) | null;
+                payee_town?: (string | number) | null;
+                payee_country?: (string | number) | null;
+                qr_reference?: (string | number) | null;
                 notes?: string | null;
             };
             /** @description Major version as digits, a string such as "2" or a JSON integer; pins the template. */
@@ -534,7 +540,7 @@ export interface components {
                 message: string;
                 details?: {
                     /** @enum {string} */
-                    code: "malformed_json" | "wrong_type" | "unknown_parameter" | "required" | "unsupported_value" | "unsupported_version" | "invalid_idempotency_key" | "invalid_reference" | "invalid_template_version" | "invalid_query" | "reserved" | "missing_authorization" | "invalid_key" | "missing_scope" | "major_mismatch" | "template_version_changed" | "output_changed" | "unknown_field" | "too_long" | "line_break_not_allowed" | "invalid_characters" | "invalid_date" | "not_one_of" | "not_a_number" | "too_many_digits" | "too_many_decimals" | "out_of_range" | "must_be_positive" | "unsupported_currency" | "no_items" | "too_many_items" | "items_or_amount" | "requires_field" | "conflicting_fields" | "discount_too_large" | "amount_paid_too_large" | "negative_total" | "total_too_large" | "too_many_fields" | "invalid_url" | "invalid_iban" | "invalid_bic" | "invalid_creditor_reference" | "invalid_upi_id" | "invalid_pix_key" | "payment_code_currency" | "payment_code_amount" | "too_long_for_payment_code" | "undrawable_characters" | "final_key_limit" | "request_key_limit" | "preview_user_limit" | "preview_key_limit" | "auth_failure_limit" | "replay_limit" | "preview_global_limit" | "limiter_unavailable";
+                    code: "malformed_json" | "wrong_type" | "unknown_parameter" | "required" | "unsupported_value" | "unsupported_version" | "invalid_idempotency_key" | "invalid_reference" | "invalid_template_version" | "invalid_query" | "reserved" | "missing_authorization" | "invalid_key" | "missing_scope" | "major_mismatch" | "template_version_changed" | "output_changed" | "unknown_field" | "too_long" | "line_break_not_allowed" | "invalid_characters" | "invalid_date" | "not_one_of" | "not_a_number" | "too_many_digits" | "too_many_decimals" | "out_of_range" | "must_be_positive" | "unsupported_currency" | "no_items" | "too_many_items" | "items_or_amount" | "requires_field" | "conflicting_fields" | "discount_too_large" | "amount_paid_too_large" | "negative_total" | "total_too_large" | "too_many_fields" | "invalid_url" | "invalid_iban" | "invalid_bic" | "invalid_creditor_reference" | "invalid_upi_id" | "invalid_pix_key" | "payment_code_currency" | "payment_code_amount" | "too_long_for_payment_code" | "invalid_qr_reference" | "invalid_country" | "payment_code_account" | "payment_code_characters" | "undrawable_characters" | "final_key_limit" | "request_key_limit" | "preview_user_limit" | "preview_key_limit" | "auth_failure_limit" | "replay_limit" | "preview_global_limit" | "limiter_unavailable";
                     message: string;
                     field?: string;
                 }[];
@@ -607,7 +613,7 @@ export interface operations {
                      *         "name": "Invoice",
                      *         "description": "Seller-issued invoice with 1 to 50 line items, an optional discount, one optional tax line, an optional amount paid and the balance due.",
                      *         "category": "billing",
-                     *         "version": "2.5.0",
+                     *         "version": "2.6.0",
                      *         "output": "pdf",
                      *         "papers": [
                      *           "a4",
@@ -645,6 +651,12 @@ export interface operations {
                      *           "upi_id",
                      *           "pix_key",
                      *           "pix_city",
+                     *           "payee_street",
+                     *           "payee_building_number",
+                     *           "payee_postal_code",
+                     *           "payee_town",
+                     *           "payee_country",
+                     *           "qr_reference",
                      *           "notes"
                      *         ],
                      *         "fields_schema": {
@@ -1110,9 +1122,10 @@ export interface operations {
                      *                     "sepa",
                      *                     "upi",
                      *                     "pix",
-                     *                     "link"
+                     *                     "link",
+                     *                     "swiss_qr_bill"
                      *                   ],
-                     *                   "description": "A payment QR code for the balance due, printed under Pay by scanning with the amount it carries: sepa (EPC QR code, EUR; needs payee_iban), upi (INR; needs upi_id), pix (BRL; needs pix_key and pix_city), link (a QR code of payment_link). The payee is seller_name. No code is printed when the balance due is 0."
+                     *                   "description": "A payment QR code for the balance due, printed under Pay by scanning with the amount it carries: sepa (EPC QR code, EUR; needs payee_iban), upi (INR; needs upi_id), pix (BRL; needs pix_key and pix_city), link (a QR code of payment_link); or swiss_qr_bill, the payment part and receipt of a Swiss QR-bill at the foot of the last page (CHF or EUR; needs a CH or LI payee_iban, payee_postal_code, payee_town and payee_country). The payee is seller_name. No code is printed when the balance due is 0."
                      *                 },
                      *                 {
                      *                   "type": "null"
@@ -1131,7 +1144,7 @@ export interface operations {
                      *                       "type": "integer"
                      *                     }
                      *                   ],
-                     *                   "description": "The seller's IBAN, for payment_code sepa; spaces allowed."
+                     *                   "description": "The seller's IBAN, for payment_code sepa and swiss_qr_bill; spaces allowed."
                      *                 },
                      *                 {
                      *                   "type": "null"
@@ -1233,6 +1246,120 @@ export interface operations {
                      *                 }
                      *               ]
                      *             },
+                     *             "payee_street": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 70
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "The seller's street, for payment_code swiss_qr_bill (optional there)."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "payee_building_number": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 16
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "The seller's building number, for payment_code swiss_qr_bill (optional there)."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "payee_postal_code": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 16
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "The seller's postal code, for payment_code swiss_qr_bill."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "payee_town": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 35
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "The seller's town, for payment_code swiss_qr_bill."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "payee_country": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 2
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "The seller's country as an ISO 3166-1 code of two letters (CH), for payment_code swiss_qr_bill."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
+                     *             "qr_reference": {
+                     *               "anyOf": [
+                     *                 {
+                     *                   "anyOf": [
+                     *                     {
+                     *                       "type": "string",
+                     *                       "maxLength": 32
+                     *                     },
+                     *                     {
+                     *                       "type": "integer"
+                     *                     }
+                     *                   ],
+                     *                   "description": "A QR reference (27 digits, the last a modulo 10 check digit; spaces allowed), which a swiss_qr_bill with a QR-IBAN needs and only it takes."
+                     *                 },
+                     *                 {
+                     *                   "type": "null"
+                     *                 }
+                     *               ]
+                     *             },
                      *             "notes": {
                      *               "anyOf": [
                      *                 {
@@ -1305,23 +1432,31 @@ export interface operations {
                      *           },
                      *           {
                      *             "code": "requires_field",
-                     *             "description": "payment_code sepa needs payee_iban; upi needs upi_id; pix needs pix_key and pix_city; link needs payment_link."
+                     *             "description": "payment_code sepa needs payee_iban; upi needs upi_id; pix needs pix_key and pix_city; link needs payment_link; swiss_qr_bill needs payee_iban, payee_postal_code, payee_town and payee_country."
                      *           },
                      *           {
                      *             "code": "payment_code_currency",
-                     *             "description": "payment_code sepa takes EUR, upi INR, pix BRL; link any currency."
+                     *             "description": "payment_code sepa takes EUR, upi INR, pix BRL, swiss_qr_bill CHF or EUR; link any currency."
                      *           },
                      *           {
                      *             "code": "payment_code_amount",
-                     *             "description": "An EPC (sepa) code carries at most 999,999,999.99 EUR."
+                     *             "description": "An EPC (sepa) code and a Swiss QR-bill carry at most 999,999,999.99."
+                     *           },
+                     *           {
+                     *             "code": "payment_code_account",
+                     *             "description": "A swiss_qr_bill takes a CH or LI payee_iban; a QR-IBAN (institution id 30000 to 31999) needs a qr_reference and takes no creditor_reference; another IBAN takes a creditor_reference or none, and no qr_reference."
+                     *           },
+                     *           {
+                     *             "code": "payment_code_characters",
+                     *             "description": "A swiss_qr_bill carries seller_name, the payee's address and invoice_number in its Latin character set only (Basic Latin, Latin-1 Supplement, Latin Extended-A, Ș ș Ț ț, €)."
                      *           },
                      *           {
                      *             "code": "too_long_for_payment_code",
-                     *             "description": "The payee of a payment code is seller_name: at most 70 characters for sepa, 25 for pix; without creditor_reference, a sepa code carries invoice_number as its remittance, at most 140 characters."
+                     *             "description": "The payee of a payment code is seller_name: at most 70 characters for sepa and swiss_qr_bill, 25 for pix; without creditor_reference, a sepa code carries invoice_number as its remittance, at most 140 characters; a swiss_qr_bill carries `Invoice ` and invoice_number as its message, at most 140 characters."
                      *           },
                      *           {
                      *             "code": "payment_code_amount_printed",
-                     *             "description": "A payment code carries the balance due, printed beside it as the Totals print it; with a balance due of 0 no code is printed."
+                     *             "description": "A payment code carries the balance due, printed beside it as the Totals print it (a Swiss QR-bill in its own form: two decimals, thousands separated by spaces); with a balance due of 0 no code is printed, and no Swiss QR-bill either (a paid invoice asks for no payment)."
                      *           }
                      *         ],
                      *         "example": {
@@ -2418,7 +2553,7 @@ export interface operations {
                      *       "name": "Invoice",
                      *       "description": "Seller-issued invoice with 1 to 50 line items, an optional discount, one optional tax line, an optional amount paid and the balance due.",
                      *       "category": "billing",
-                     *       "version": "2.5.0",
+                     *       "version": "2.6.0",
                      *       "output": "pdf",
                      *       "papers": [
                      *         "a4",
@@ -2456,6 +2591,12 @@ export interface operations {
                      *         "upi_id",
                      *         "pix_key",
                      *         "pix_city",
+                     *         "payee_street",
+                     *         "payee_building_number",
+                     *         "payee_postal_code",
+                     *         "payee_town",
+                     *         "payee_country",
+                     *         "qr_reference",
                      *         "notes"
                      *       ],
                      *       "fields_schema": {
@@ -2921,9 +3062,10 @@ export interface operations {
                      *                   "sepa",
                      *                   "upi",
                      *                   "pix",
-                     *                   "link"
+                     *                   "link",
+                     *                   "swiss_qr_bill"
                      *                 ],
-                     *                 "description": "A payment QR code for the balance due, printed under Pay by scanning with the amount it carries: sepa (EPC QR code, EUR; needs payee_iban), upi (INR; needs upi_id), pix (BRL; needs pix_key and pix_city), link (a QR code of payment_link). The payee is seller_name. No code is printed when the balance due is 0."
+                     *                 "description": "A payment QR code for the balance due, printed under Pay by scanning with the amount it carries: sepa (EPC QR code, EUR; needs payee_iban), upi (INR; needs upi_id), pix (BRL; needs pix_key and pix_city), link (a QR code of payment_link); or swiss_qr_bill, the payment part and receipt of a Swiss QR-bill at the foot of the last page (CHF or EUR; needs a CH or LI payee_iban, payee_postal_code, payee_town and payee_country). The payee is seller_name. No code is printed when the balance due is 0."
                      *               },
                      *               {
                      *                 "type": "null"
@@ -2942,7 +3084,7 @@ export interface operations {
                      *                     "type": "integer"
                      *                   }
                      *                 ],
-                     *                 "description": "The seller's IBAN, for payment_code sepa; spaces allowed."
+                     *                 "description": "The seller's IBAN, for payment_code sepa and swiss_qr_bill; spaces allowed."
                      *               },
                      *               {
                      *                 "type": "null"
@@ -3044,6 +3186,120 @@ export interface operations {
                      *               }
                      *             ]
                      *           },
+                     *           "payee_street": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string",
+                     *                     "maxLength": 70
+                     *                   },
+                     *                   {
+                     *                     "type": "integer"
+                     *                   }
+                     *                 ],
+                     *                 "description": "The seller's street, for payment_code swiss_qr_bill (optional there)."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "payee_building_number": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string",
+                     *                     "maxLength": 16
+                     *                   },
+                     *                   {
+                     *                     "type": "integer"
+                     *                   }
+                     *                 ],
+                     *                 "description": "The seller's building number, for payment_code swiss_qr_bill (optional there)."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "payee_postal_code": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string",
+                     *                     "maxLength": 16
+                     *                   },
+                     *                   {
+                     *                     "type": "integer"
+                     *                   }
+                     *                 ],
+                     *                 "description": "The seller's postal code, for payment_code swiss_qr_bill."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "payee_town": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string",
+                     *                     "maxLength": 35
+                     *                   },
+                     *                   {
+                     *                     "type": "integer"
+                     *                   }
+                     *                 ],
+                     *                 "description": "The seller's town, for payment_code swiss_qr_bill."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "payee_country": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string",
+                     *                     "maxLength": 2
+                     *                   },
+                     *                   {
+                     *                     "type": "integer"
+                     *                   }
+                     *                 ],
+                     *                 "description": "The seller's country as an ISO 3166-1 code of two letters (CH), for payment_code swiss_qr_bill."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
+                     *           "qr_reference": {
+                     *             "anyOf": [
+                     *               {
+                     *                 "anyOf": [
+                     *                   {
+                     *                     "type": "string",
+                     *                     "maxLength": 32
+                     *                   },
+                     *                   {
+                     *                     "type": "integer"
+                     *                   }
+                     *                 ],
+                     *                 "description": "A QR reference (27 digits, the last a modulo 10 check digit; spaces allowed), which a swiss_qr_bill with a QR-IBAN needs and only it takes."
+                     *               },
+                     *               {
+                     *                 "type": "null"
+                     *               }
+                     *             ]
+                     *           },
                      *           "notes": {
                      *             "anyOf": [
                      *               {
@@ -3116,23 +3372,31 @@ export interface operations {
                      *         },
                      *         {
                      *           "code": "requires_field",
-                     *           "description": "payment_code sepa needs payee_iban; upi needs upi_id; pix needs pix_key and pix_city; link needs payment_link."
+                     *           "description": "payment_code sepa needs payee_iban; upi needs upi_id; pix needs pix_key and pix_city; link needs payment_link; swiss_qr_bill needs payee_iban, payee_postal_code, payee_town and payee_country."
                      *         },
                      *         {
                      *           "code": "payment_code_currency",
-                     *           "description": "payment_code sepa takes EUR, upi INR, pix BRL; link any currency."
+                     *           "description": "payment_code sepa takes EUR, upi INR, pix BRL, swiss_qr_bill CHF or EUR; link any currency."
                      *         },
                      *         {
                      *           "code": "payment_code_amount",
-                     *           "description": "An EPC (sepa) code carries at most 999,999,999.99 EUR."
+                     *           "description": "An EPC (sepa) code and a Swiss QR-bill carry at most 999,999,999.99."
+                     *         },
+                     *         {
+                     *           "code": "payment_code_account",
+                     *           "description": "A swiss_qr_bill takes a CH or LI payee_iban; a QR-IBAN (institution id 30000 to 31999) needs a qr_reference and takes no creditor_reference; another IBAN takes a creditor_reference or none, and no qr_reference."
+                     *         },
+                     *         {
+                     *           "code": "payment_code_characters",
+                     *           "description": "A swiss_qr_bill carries seller_name, the payee's address and invoice_number in its Latin character set only (Basic Latin, Latin-1 Supplement, Latin Extended-A, Ș ș Ț ț, €)."
                      *         },
                      *         {
                      *           "code": "too_long_for_payment_code",
-                     *           "description": "The payee of a payment code is seller_name: at most 70 characters for sepa, 25 for pix; without creditor_reference, a sepa code carries invoice_number as its remittance, at most 140 characters."
+                     *           "description": "The payee of a payment code is seller_name: at most 70 characters for sepa and swiss_qr_bill, 25 for pix; without creditor_reference, a sepa code carries invoice_number as its remittance, at most 140 characters; a swiss_qr_bill carries `Invoice ` and invoice_number as its message, at most 140 characters."
                      *         },
                      *         {
                      *           "code": "payment_code_amount_printed",
-                     *           "description": "A payment code carries the balance due, printed beside it as the Totals print it; with a balance due of 0 no code is printed."
+                     *           "description": "A payment code carries the balance due, printed beside it as the Totals print it (a Swiss QR-bill in its own form: two decimals, thousands separated by spaces); with a balance due of 0 no code is printed, and no Swiss QR-bill either (a paid invoice asks for no payment)."
                      *         }
                      *       ],
                      *       "example": {
@@ -3354,7 +3618,7 @@ export interface operations {
                      *           "id": "doc_01m3vcs7e06t1v5r0c8m",
                      *           "object": "document",
                      *           "template": "invoice",
-                     *           "template_version": "2.5.0",
+                     *           "template_version": "2.6.0",
                      *           "mode": "preview",
                      *           "paper": "a4",
                      *           "locale": "en",
@@ -3555,7 +3819,7 @@ export interface operations {
                      *         "id": "doc_01m3vcs7e06t1v5r0c8m",
                      *         "object": "document",
                      *         "template": "invoice",
-                     *         "template_version": "2.5.0",
+                     *         "template_version": "2.6.0",
                      *         "mode": "preview",
                      *         "paper": "a4",
                      *         "locale": "en",
@@ -3861,7 +4125,7 @@ export interface operations {
                      * @example {
                      *       "valid": true,
                      *       "template": "invoice",
-                     *       "template_version": "2.5.0",
+                     *       "template_version": "2.6.0",
                      *       "totals": {
                      *         "currency": "GBP",
                      *         "subtotal": "1045.00",
@@ -4065,7 +4329,7 @@ export interface operations {
                      *       "id": "doc_01m3vcs7e06t1v5r0c8m",
                      *       "object": "document",
                      *       "template": "invoice",
-                     *       "template_version": "2.5.0",
+                     *       "template_version": "2.6.0",
                      *       "mode": "preview",
                      *       "paper": "a4",
                      *       "locale": "en",

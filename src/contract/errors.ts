@@ -58,10 +58,18 @@ const VALIDATION_DETAILS = {
   invalid_upi_id: 'Not a UPI id (virtual payment address) such as name@bank.',
   invalid_pix_key:
     'Not a PIX key: an email address, a phone number +55 and 10 or 11 digits, a CPF (11 digits), a CNPJ (14 digits) or a random key (a UUID).',
-  payment_code_currency: "The payment code's scheme does not take the document's currency (sepa: EUR, upi: INR, pix: BRL).",
-  payment_code_amount: "The balance due is more than the payment code's scheme carries (sepa: 999,999,999.99).",
+  payment_code_currency:
+    "The payment code's scheme does not take the document's currency (sepa: EUR, upi: INR, pix: BRL, swiss_qr_bill: CHF or EUR).",
+  payment_code_amount: "The balance due is more than the payment code's scheme carries (sepa and swiss_qr_bill: 999,999,999.99).",
   too_long_for_payment_code:
-    "The value is longer than the payment code's scheme carries (the seller's name: sepa 70, pix 25 characters; the invoice number as sepa's remittance: 140).",
+    "The value is longer than the payment code's scheme carries (the seller's name: sepa and swiss_qr_bill 70, pix 25 characters; the invoice number as sepa's remittance: 140; `Invoice ` and the invoice number as a Swiss QR-bill's message: 140).",
+  invalid_qr_reference:
+    'Not a QR reference: 27 digits, not all zeros, the last the modulo 10 recursive check digit of the others; spaces are allowed.',
+  invalid_country: 'Not a country code: two letters (ISO 3166-1 alpha-2).',
+  payment_code_account:
+    "The account does not suit the Swiss QR-bill: its IBAN is not Swiss or Liechtenstein's (CH, LI), or a QR-IBAN was sent without qr_reference, or a qr_reference or creditor_reference that its IBAN does not take (a QR-IBAN takes a QR reference only, another IBAN a creditor reference or none).",
+  payment_code_characters:
+    "A value the Swiss QR-bill carries (the seller's name and address, the invoice number) has characters outside its set: Latin letters, digits and punctuation (Basic Latin, Latin-1 Supplement, Latin Extended-A, Ș ș Ț ț, €).",
 } as const;
 
 export const ERRORS = {

@@ -71,6 +71,7 @@ const ACRONYMS: Readonly<Record<string, string>> = {
   bic: 'BIC',
   upi: 'UPI',
   pix: 'PIX',
+  qr: 'QR',
 };
 
 /** A field's label from its name: `seller_name` → `Seller name`, `po_number` → `PO number`. */

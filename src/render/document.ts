@@ -2,6 +2,7 @@ import type { Paper } from '../contract/document-options.ts';
 import type { Canvas, PageSize, Rgb, TextStyle } from './canvas.ts';
 import { Flow, lineHeight } from './flow.ts';
 import type { FontSet } from './fonts.ts';
+import { drawQrBill, QR_BILL_HEIGHT, QR_BILL_WIDTH, type QrBill } from './qr-bill.ts';
 import { type Mark, PAGINATION, StructureElement } from './structure.ts';
 import { type WrappedLine, wrapText } from './wrap.ts';
 
@@ -83,6 +84,8 @@ export class BusinessDocument {
   readonly flow: Flow;
   readonly fonts: FontSet;
   readonly structure = new StructureElement('Document');
+  /** Pages whose foot a Swiss QR-bill takes: their footer goes above it, at this height. */
+  private readonly footTops = new Map<Canvas, number>();
 
   constructor(fonts: FontSet, paper: Paper, runningHead: string) {
     this.fonts = fonts;
@@ -219,6 +222,20 @@ export class BusinessDocument {
     }
     flow.y = Math.max(top + PAYMENT_CODE_SIDE + quiet, y);
     flow.gap(SECTION_GAP);
+  }
+
+  /**
+   * A Swiss QR-bill (payment part and receipt, qr-bill.ts) at the foot of the page, the page's footer above it: last
+   * in the document, on a page of its own when the page leaves no room for it. The slip is 210 mm wide, A4's width;
+   * on Letter it is centred.
+   */
+  qrBill(bill: QrBill): void {
+    const { flow } = this;
+    flow.ensure(QR_BILL_HEIGHT);
+    const top = flow.size.height - QR_BILL_HEIGHT;
+    drawQrBill(flow.page, this.fonts, this.structure, bill, (flow.size.width - QR_BILL_WIDTH) / 2, top, flow.size.width);
+    this.footTops.set(flow.page, top);
+    flow.y = flow.bottom;
   }
 
   /** A labelled link, printed in full and clickable to exactly that text, line by line: one Link in a paragraph. */
@@ -421,10 +438,10 @@ export class BusinessDocument {
   finish(footer: string, preview: boolean): Canvas[] {
     const { flow } = this;
     const pages = flow.pages;
-    const baseline = flow.size.height - 34;
     const notice = new StructureElement('P');
     if (preview) this.structure.children.unshift(notice);
     pages.forEach((page, index) => {
+      const baseline = (this.footTops.get(page) ?? flow.size.height) - 34;
       page.line(flow.left, baseline - 12, flow.right, baseline - 12, 0.5, RULE);
       const pageLabel = `Page ${index + 1} of ${pages.length}`;
       page.textRight(flow.right, baseline, pageLabel, STYLES.footer, PAGINATION);

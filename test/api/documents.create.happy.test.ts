@@ -32,7 +32,7 @@ describe('POST /api/v1/documents: a final in the binary form', () => {
     expect(h('Location')).toBe(`/api/v1/documents/${id}`);
     expect(h('Svc-Document-Sha256')).toBe(sha256(bytes));
     expect(h('Svc-Template')).toBe('invoice');
-    expect(h('Svc-Template-Version')).toBe('2.5.0');
+    expect(h('Svc-Template-Version')).toBe('2.6.0');
     expect(h('Svc-Mode')).toBe('final');
     expect(h('Svc-Credit-Used')).toBe('true');
     expect(h('Svc-Credits-Remaining')).toBe('4');
@@ -139,7 +139,7 @@ describe('the JSON form and Accept negotiation', () => {
         id: response.headers.get('Svc-Document-Id'),
         object: 'document',
         template: 'invoice',
-        template_version: '2.5.0',
+        template_version: '2.6.0',
         mode: 'final',
         paper: 'a4',
         locale: 'en',

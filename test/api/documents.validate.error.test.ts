@@ -199,6 +199,43 @@ const INVALID: [string, Slug, Record<string, unknown>, string, string][] = [
     'too_long_for_payment_code',
     'fields.seller_name',
   ],
+  [
+    'a QR reference whose check digit is wrong',
+    'invoice',
+    { qr_reference: '210000000003139471430009018' },
+    'invalid_qr_reference',
+    'fields.qr_reference',
+  ],
+  ['a country of a letter and a digit', 'invoice', { payee_country: 'C1' }, 'invalid_country', 'fields.payee_country'],
+  [
+    'a Swiss QR-bill on a German IBAN',
+    'invoice',
+    {
+      currency: 'CHF',
+      payment_code: 'swiss_qr_bill',
+      payee_iban: 'DE89370400440532013000',
+      payee_postal_code: '2501',
+      payee_town: 'Biel',
+      payee_country: 'CH',
+    },
+    'payment_code_account',
+    'fields.payee_iban',
+  ],
+  [
+    'a Swiss QR-bill payee in Greek',
+    'invoice',
+    {
+      currency: 'CHF',
+      payment_code: 'swiss_qr_bill',
+      payee_iban: 'CH9300762011623852957',
+      payee_postal_code: '2501',
+      payee_town: 'Biel',
+      payee_country: 'CH',
+      seller_name: 'Ελβετική εταιρεία',
+    },
+    'payment_code_characters',
+    'fields.seller_name',
+  ],
   ['65 field names', 'invoice', Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`f${i}`, 'x'])), 'too_many_fields', 'fields'],
 ];
 

@@ -11,7 +11,21 @@ import { finalBody, INVOICE_FIELDS } from '../support/requests.ts';
  * on Bun, Node and workerd (`npm run test:runtimes` runs this file against each), and each rule refuses its field
  * with its own detail code, as validate and create both check.
  */
-const SCHEMES: [name: string, fields: Record<string, string>, sha256: string][] = [
+const SWISS = {
+  currency: 'CHF',
+  payment_code: 'swiss_qr_bill',
+  payee_iban: 'CH44 3199 9123 0008 8901 2',
+  qr_reference: '21 00000 00003 13947 14300 09017',
+  payee_street: 'Rue du Lac',
+  payee_building_number: '1268',
+  payee_postal_code: '2501',
+  payee_town: 'Biel',
+  payee_country: 'CH',
+};
+/** A Swiss QR-bill on an IBAN that is no QR-IBAN (PostFinance's example), which takes an RF reference or none. */
+const SWISS_IBAN = { ...SWISS, payee_iban: 'CH93 0076 2011 6238 5295 7', qr_reference: undefined };
+
+const SCHEMES: [name: string, fields: Record<string, string | undefined>, sha256: string][] = [
   [
     'sepa',
     { currency: 'EUR', payment_code: 'sepa', payee_iban: 'DE89 3704 0044 0532 0130 00', payee_bic: 'COBADEFFXXX' },
@@ -36,6 +50,18 @@ const SCHEMES: [name: string, fields: Record<string, string>, sha256: string][] 
     'link',
     { currency: 'USD', payment_code: 'link', payment_link: 'https://pay.example.com/INV-1' },
     '8dfc9c36c936b59776e17a31a8bb0c8a55c8ac13be89f0cbdd6585c5abae982b',
+  ],
+  ['swiss_qr_bill with a QR-IBAN and a QR reference', SWISS, 'e968bc1cf599170e812d6ddc400803b6e178cc4a0607947774adbe1207fc44b2'],
+  [
+    'swiss_qr_bill in euros with an RF reference, in Liechtenstein',
+    {
+      ...SWISS_IBAN,
+      currency: 'EUR',
+      payee_iban: 'LI03 0880 0000 0228 7574 8',
+      payee_country: 'LI',
+      creditor_reference: 'RF18 5390 0754 7034',
+    },
+    '305b578d52ebc81742569e8dfef0fe49d808c88e0b879ce0d5cc7f7733831e79',
   ],
 ];
 
@@ -136,6 +162,50 @@ describe('payment codes through the API', () => {
     ],
     ['link without a payment link', { payment_code: 'link' }, [['requires_field', 'fields.payment_code']]],
     ['a code that is none', { payment_code: 'swift' }, [['not_one_of', 'fields.payment_code']]],
+    [
+      'a Swiss QR-bill on a German IBAN',
+      { ...SWISS_IBAN, payee_iban: 'DE89370400440532013000' },
+      [['payment_code_account', 'fields.payee_iban']],
+    ],
+    ['a QR-IBAN without a QR reference', { ...SWISS, qr_reference: undefined }, [['payment_code_account', 'fields.payee_iban']]],
+    [
+      'a QR-IBAN with an RF reference',
+      { ...SWISS, creditor_reference: 'RF18 5390 0754 7034' },
+      [['payment_code_account', 'fields.payee_iban']],
+    ],
+    [
+      'a QR reference on an IBAN that is no QR-IBAN',
+      { ...SWISS_IBAN, qr_reference: '21 00000 00003 13947 14300 09017' },
+      [['payment_code_account', 'fields.payee_iban']],
+    ],
+    [
+      'a QR reference whose check digit is wrong',
+      { ...SWISS, qr_reference: '21 00000 00003 13947 14300 09018' },
+      [['invalid_qr_reference', 'fields.qr_reference']],
+    ],
+    ['a country that is none', { ...SWISS, payee_country: 'C1' }, [['invalid_country', 'fields.payee_country']]],
+    ['a Swiss QR-bill without a town', { ...SWISS, payee_town: undefined }, [['requires_field', 'fields.payment_code']]],
+    ['a Swiss QR-bill in US dollars', { ...SWISS, currency: 'USD' }, [['payment_code_currency', 'fields.payment_code']]],
+    [
+      'a Swiss QR-bill above what it carries',
+      { ...SWISS, items: [{ description: 'Plant', quantity: '1', unit_price: '1000000000' }] },
+      [['payment_code_amount', 'fields.payment_code']],
+    ],
+    [
+      'a payee name in Cyrillic on a Swiss QR-bill',
+      { ...SWISS, seller_name: 'Швейцарская компания' },
+      [['payment_code_characters', 'fields.seller_name']],
+    ],
+    [
+      'an invoice number longer than a Swiss QR-bill message',
+      { ...SWISS, invoice_number: 'N'.repeat(133) },
+      [['too_long_for_payment_code', 'fields.invoice_number']],
+    ],
+    [
+      'a Swiss QR-bill payee name of 71 characters',
+      { ...SWISS, seller_name: 'S'.repeat(71) },
+      [['too_long_for_payment_code', 'fields.seller_name']],
+    ],
   ])('refuses %s', async (_what, fields, expected) => {
     expect(await problemsOf(fields)).toEqual(expected);
   });

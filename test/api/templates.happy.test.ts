@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 
 const EXPECTED = {
-  invoice: { name: 'Invoice', version: '2.5.0' },
+  invoice: { name: 'Invoice', version: '2.6.0' },
   quote: { name: 'Quote / Estimate', version: '1.4.0' },
   receipt: { name: 'Payment Receipt', version: '1.4.0' },
 };

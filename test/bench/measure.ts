@@ -64,6 +64,9 @@ function newGlyphWords(text: string, pools: readonly string[], call: number): st
   return words.join(' ');
 }
 
+/** The payment codes' account fields that are not `payee_…`: forms of their own, which the longest text is not. */
+const PAYMENT_ACCOUNT_FIELDS = ['creditor_reference', 'upi_id', 'pix_key', 'pix_city', 'qr_reference'];
+
 /** Words of a worst-case text: long ones, capitals, digits and punctuation, as business text has them. */
 const WORST_WORDS =
   'Consolidated maintenance agreement 2026-Q4: on-site support, spare-part logistics (EMEA/APAC), reference ' +
@@ -120,7 +123,7 @@ export function worstRequest(template: TemplateDefinition, call: number): string
   // account fields of the other codes have forms of their own, which the longest text is not.
   if (template.fields.payment_code) {
     fields.payment_code = 'link';
-    for (const name of ['payee_iban', 'payee_bic', 'creditor_reference', 'upi_id', 'pix_key', 'pix_city']) delete fields[name];
+    for (const name of Object.keys(fields)) if (name.startsWith('payee_') || PAYMENT_ACCOUNT_FIELDS.includes(name)) delete fields[name];
   }
   return JSON.stringify({ ...template.example, mode: 'preview', fields });
 }

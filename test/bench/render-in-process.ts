@@ -21,6 +21,19 @@ import { POOLS, REFERENCES, RUNS, SCRIPT_INVOICES, type Summary, timeRuns, WARMU
  */
 const fonts = loadFonts(readFontFiles());
 const parse = (text: string) => renderInput(parseDocumentRequest(parseJson(text)));
+/**
+ * BENCH_PARSE=1 (render.ts's pinned mode): each timed call parses and validates its request body too, as a request
+ * does, so that the garbage parsing leaves is the run's as it is a server's.
+ */
+const PARSE_TIMED = process.env.BENCH_PARSE === '1';
+
+/** The request of each call: parsed in the timed call (PARSE_TIMED), or before the clock starts. */
+type Requests = (call: number) => RenderInput;
+function requestsOf(texts: readonly string[]): Requests {
+  if (PARSE_TIMED) return (call) => parse(texts[call % texts.length]!);
+  const parsed = texts.map(parse);
+  return (call) => parsed[call % parsed.length]!;
+}
 
 /**
  * The subset names of a PDF's fonts, `TAG+PostScriptName`, each once; the tag is a hash of the subset's glyphs. The
@@ -39,10 +52,10 @@ function subsetNames(pdf: Uint8Array): string[] {
  * every PDF's subsets differ from every other PDF's in the run (a repeated glyph set would time the cache), else
  * every PDF is the same.
  */
-async function timeRequests(requests: RenderInput[], newGlyphs: boolean, document: string): Promise<Summary> {
+async function timeRequests(requests: Requests, newGlyphs: boolean, document: string): Promise<Summary> {
   const pdfs: Uint8Array[] = [];
   const summary = await timeRuns(async (call) => {
-    const pdf = await renderPdf(requests[call % requests.length]!, fonts);
+    const pdf = await renderPdf(requests(call), fonts);
     pdfs.push(pdf);
     return pdf.length;
   });
@@ -54,7 +67,7 @@ async function timeRequests(requests: RenderInput[], newGlyphs: boolean, documen
   return summary;
 }
 
-const calls = (make: (call: number) => string) => Array.from({ length: WARMUP + RUNS }, (_, call) => parse(make(call)));
+const calls = (make: (call: number) => string) => requestsOf(Array.from({ length: WARMUP + RUNS }, (_, call) => make(call)));
 
 /**
  * How long the process renders the reference and script invoices, in turn, before anything is timed: a server's
@@ -91,7 +104,7 @@ console.log(JSON.stringify({ document: 'process', mode: 'cold', first: firsts.ge
 
 for (const reference of REFERENCES) {
   const text = fixtureText(reference.file);
-  const repeat = await timeRequests([parse(text)], false, reference.name);
+  const repeat = await timeRequests(requestsOf([text]), false, reference.name);
   console.log(JSON.stringify({ document: reference.name, mode: 'repeat', ...repeat }));
   const fresh = await timeRequests(
     calls((call) => withNewGlyphs(text, [POOLS.latin], call)),

@@ -206,7 +206,24 @@ async function workerd(): Promise<void> {
   }
 }
 
+/**
+ * The pinned mode (issue 37): the same runs on one core (`taskset -c 1`, as one server core runs a process) with each
+ * request's parsing and validation timed with its render, so that the collector's work for the whole request
+ * competes with the render on that core, as it does in a server.
+ */
+function pinned(runtime: string, command: string): void {
+  process.env.BENCH_PARSE = '1';
+  try {
+    inProcess(`${runtime}·1c`, 'taskset', ['-c', '1', command, here('render-in-process.ts')]);
+  } finally {
+    delete process.env.BENCH_PARSE;
+  }
+}
+
 console.log(`Render benchmark: ${RUNS} warm renders per document after ${WARMUP} warm-up renders, one process.`);
 inProcess('node', process.execPath, [here('render-in-process.ts')]);
 inProcess('bun', bin('bun'), [here('render-in-process.ts')]);
+console.log('Pinned to one core (taskset -c 1), each request parsed and validated in its timed call:');
+pinned('node', process.execPath);
+pinned('bun', bin('bun'));
 await workerd();

@@ -109,11 +109,12 @@ describe.each(['bun', 'worker'] as const)('The web app in Chromium on %s', { tim
     const summary = page.locator('#problems');
     await summary.waitFor();
     expect(await summary.innerText()).toContain('Date: A real calendar date YYYY-MM-DD.');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('problems');
+    // The script moves focus to the summary once it is shown: waited for, not read at once (a busy machine is slower).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('problems');
     expect(await page.locator('#f-fields-date-error').innerText()).toBe('A real calendar date YYYY-MM-DD.');
     expect(await page.getByLabel('Date (required)').getAttribute('aria-describedby')).toContain('f-fields-date-error');
     await summary.getByRole('link', { name: /Date/ }).click();
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('f-fields-date');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('f-fields-date');
 
     await page.getByLabel('Date (required)').fill('2026-12-01');
     await page.getByRole('button', { name: 'Check and show totals' }).click();

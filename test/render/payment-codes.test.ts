@@ -4,7 +4,10 @@ import { join } from 'node:path';
 import IBAN from 'iban';
 import { createStaticPix } from 'pix-utils';
 import sepaPaymentQrCode from 'sepa-payment-qr-code';
+import { calculateQRReferenceChecksum, isQRIBAN, isQRReferenceValid } from 'swissqrbill/utils';
 import { describe, expect, it } from 'vitest';
+// The library's payload builder, which its package does not export (its PDF and SVG makers use it).
+import { generateQRData } from '../../node_modules/swissqrbill/lib/esm/shared/qr-code.js';
 import { Decimal } from '../../src/money/decimal.ts';
 import {
   crc16,
@@ -12,8 +15,12 @@ import {
   epcPayload,
   IBAN_LENGTHS,
   ibanOf,
+  isQrIban,
   type PaymentCodeInput,
   pixPayload,
+  qrBillAmount,
+  qrBillPayload,
+  qrReferenceOf,
   upiPayload,
 } from '../../src/templates/invoice/payment-codes.ts';
 import { type PdfJsStructureNode, pdfJsStructureTree, pdftotext } from '../support/pdf.ts';
@@ -87,18 +94,95 @@ describe('payment code payloads, against well-kept libraries of each scheme and 
     }
   });
 
+  it('Swiss QR-bill: the same payload as swissqrbill (whose validator accepts it) for a QR-IBAN with a QR reference, an IBAN with an RF reference, and one with none', () => {
+    const creditor = {
+      name: 'Robert Schneider AG',
+      address: 'Rue du Lac',
+      buildingNumber: '1268',
+      zip: '2501',
+      city: 'Biel',
+      country: 'CH',
+    };
+    const address = { street: 'Rue du Lac', buildingNumber: '1268', postalCode: '2501', town: 'Biel', country: 'CH' };
+    const bills = [
+      { iban: 'CH4431999123000889012', qrReference: '210000000003139471430009017', reference: '210000000003139471430009017' },
+      { iban: 'CH9300762011623852957', creditorReference: 'RF18539007547034', reference: 'RF18539007547034' },
+      { iban: 'LI0308800000022875748', reference: undefined },
+    ];
+    for (const { reference, ...bill } of bills) {
+      for (const currency of ['CHF', 'EUR'] as const) {
+        const ours = qrBillPayload({ ...INPUT, name: creditor.name, ...address, ...bill, currency });
+        const library = generateQRData({
+          creditor: { ...creditor, account: bill.iban },
+          currency,
+          amount: 1234.5,
+          ...(reference ? { reference } : {}),
+          message: 'Invoice INV-1',
+        });
+        expect(ours, `${bill.iban} ${currency}`).toBe(library);
+      }
+    }
+    // The street and building number may be left out of a structured address.
+    expect(
+      qrBillPayload({
+        ...INPUT,
+        name: creditor.name,
+        ...address,
+        street: undefined,
+        buildingNumber: undefined,
+        iban: 'CH9300762011623852957',
+        currency: 'CHF',
+      }),
+    ).toBe(
+      generateQRData({
+        creditor: { ...creditor, address: '', buildingNumber: undefined, account: 'CH9300762011623852957' },
+        currency: 'CHF',
+        amount: 1234.5,
+        message: 'Invoice INV-1',
+      }),
+    );
+  });
+
+  it('QR references and QR-IBANs: the modulo 10 recursive check and the institution ids 30000 to 31999, as swissqrbill has them', () => {
+    let seed = 7;
+    for (let index = 0; index < 300; index++) {
+      let digits = '';
+      for (let place = 0; place < 26; place++) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        digits += String(seed % 10);
+      }
+      const reference = digits + calculateQRReferenceChecksum(digits);
+      expect(qrReferenceOf(reference), reference).toBe(reference);
+      expect(isQRReferenceValid(reference)).toBe(true);
+      const wrong = digits + String((Number(calculateQRReferenceChecksum(digits)) + 1) % 10);
+      expect(qrReferenceOf(wrong), wrong).toBeUndefined();
+    }
+    expect(qrReferenceOf('21 00000 00003 13947 14300 09017')).toBe('210000000003139471430009017');
+    expect(qrReferenceOf('0'.repeat(27))).toBeUndefined();
+    for (const iban of ['CH4431999123000889012', 'CH9300762011623852957', 'LI0308800000022875748', 'CH5630000001234567890']) {
+      expect(isQrIban(iban), iban).toBe(isQRIBAN(iban));
+    }
+  });
+
+  it('Swiss QR-bill amounts: two decimals, thousands separated by spaces', () => {
+    expect(qrBillAmount(new Decimal('17500'))).toBe('17 500.00');
+    expect(qrBillAmount(new Decimal('999999999.99'))).toBe('999 999 999.99');
+    expect(qrBillAmount(new Decimal('0.05'))).toBe('0.05');
+  });
+
   it('RF creditor reference: the ISO 11649 check', () => {
     expect(creditorReferenceOf('RF18 5390 0754 7034')).toBe('RF18539007547034');
     expect(creditorReferenceOf('RF19539007547034')).toBeUndefined();
   });
 });
 
-/** The payloads the QR codes of a PDF's first page hold, read by zbarimg from the page rendered by pdftoppm. */
-function decodedCodes(bytes: Uint8Array): string[] {
+/** The payloads the QR codes of a PDF's page hold (the first unless told), read by zbarimg from the page rendered by pdftoppm. */
+function decodedCodes(bytes: Uint8Array, pageNumber = 1): string[] {
   const folder = tempDir('svc-qr-');
   writeFileSync(join(folder, 'document.pdf'), bytes);
-  execFileSync('pdftoppm', ['-png', '-r', '150', '-f', '1', '-l', '1', join(folder, 'document.pdf'), join(folder, 'page')]);
-  const page = join(folder, 'page-1.png');
+  const number = String(pageNumber);
+  execFileSync('pdftoppm', ['-png', '-r', '150', '-f', number, '-l', number, join(folder, 'document.pdf'), join(folder, 'page')]);
+  const page = join(folder, `page-${number}.png`);
   const run = (() => {
     try {
       return execFileSync('zbarimg', ['-q', '--raw', '-Sbinary', page], { stdio: ['ignore', 'pipe', 'ignore'] });
@@ -111,13 +195,13 @@ function decodedCodes(bytes: Uint8Array): string[] {
   return run.length ? [new TextDecoder().decode(run)] : [];
 }
 
-/** The alternative texts of the first page's Figure elements, as pdf.js hands them to a screen reader. */
-async function figureAlts(bytes: Uint8Array): Promise<(string | undefined)[]> {
+/** The alternative texts of a page's Figure elements (the first unless told), as pdf.js hands them to a screen reader. */
+async function figureAlts(bytes: Uint8Array, pageNumber = 1): Promise<(string | undefined)[]> {
   const figures = (node: PdfJsStructureNode): PdfJsStructureNode[] => [
     ...(node.role === 'Figure' ? [node] : []),
     ...(node.children ?? []).flatMap(figures),
   ];
-  return figures(await pdfJsStructureTree(bytes, 1)).map((figure) => (figure as { alt?: string }).alt);
+  return figures(await pdfJsStructureTree(bytes, pageNumber)).map((figure) => (figure as { alt?: string }).alt);
 }
 
 const SCHEMES = {
@@ -178,5 +262,89 @@ describe('payment codes on the invoice, read by a real decoder (zbarimg) from th
       'Amount EUR 100.00',
       'Reference INV-1',
     ]);
+  });
+});
+
+const SWISS = {
+  currency: 'CHF',
+  payment_code: 'swiss_qr_bill',
+  seller_name: 'Robert Schneider AG',
+  payee_iban: 'CH44 3199 9123 0008 8901 2',
+  qr_reference: '21 00000 00003 13947 14300 09017',
+  payee_street: 'Rue du Lac',
+  payee_building_number: '1268',
+  payee_postal_code: '2501',
+  payee_town: 'Biel',
+  payee_country: 'CH',
+};
+const SWISS_PAYLOAD = generateQRData({
+  creditor: {
+    name: 'Robert Schneider AG',
+    address: 'Rue du Lac',
+    buildingNumber: '1268',
+    zip: '2501',
+    city: 'Biel',
+    country: 'CH',
+    account: 'CH4431999123000889012',
+  },
+  currency: 'CHF',
+  amount: 100,
+  reference: '210000000003139471430009017',
+  message: 'Invoice INV-1',
+});
+
+describe('the Swiss QR-bill on the invoice: payment part and receipt at the foot of the last page', () => {
+  for (const paper of ['a4', 'letter']) {
+    it(`on ${paper}: the code holds exactly swissqrbill's payload; both parts print the amount it carries, the balance due`, async () => {
+      const bytes = await renderBody(finalBody('invoice', { ...INVOICE_FIELDS, ...SWISS }, { paper }));
+      expect(decodedCodes(bytes)).toEqual([SWISS_PAYLOAD]);
+      const text = pdftotext(bytes);
+      for (const heading of [
+        'Receipt',
+        'Payment part',
+        'Account / Payable to',
+        'Reference',
+        'Additional information',
+        'Acceptance point',
+      ]) {
+        expect(text, heading).toContain(heading);
+      }
+      expect(text).toContain('Separate before paying in');
+      expect(text.match(/21 00000 00003 13947 14300 09017/g), 'the reference on both parts').toHaveLength(2);
+      expect(text.match(/CH44 3199 9123 0008 8901 2/g), 'the account on both parts').toHaveLength(2);
+      // Currency then amount on both parts, the amount the code carries and the Totals' balance due (CHF 100.00).
+      expect(text.match(/CHF\s+100\.00/g)!.length, 'receipt, payment part and the totals').toBeGreaterThanOrEqual(3);
+      expect(text).toContain('Page 1 of 1');
+      expect(await figureAlts(bytes)).toEqual(['Swiss QR-bill QR code: pay CHF 100.00 to Robert Schneider AG.']);
+    });
+  }
+
+  it('takes a page of its own when the invoice leaves no room above the slip, and groups thousands by spaces', async () => {
+    const items = Array.from({ length: 14 }, (_, index) => ({
+      description: `Consulting day ${index + 1}`,
+      quantity: '1',
+      unit_price: '1250.00',
+    }));
+    const fields = {
+      ...INVOICE_FIELDS,
+      ...SWISS,
+      payee_iban: 'CH93 0076 2011 6238 5295 7',
+      creditor_reference: 'RF18 5390 0754 7034',
+      items,
+    };
+    const { qr_reference: _, ...withRf } = fields;
+    const bytes = await renderBody(finalBody('invoice', withRf));
+    expect(decodedCodes(bytes, 1)).toEqual([]);
+    const [payload] = decodedCodes(bytes, 2);
+    expect(payload!.split('\n').slice(18, 20)).toEqual(['17500.00', 'CHF']);
+    expect(payload!.split('\n').slice(27, 29)).toEqual(['SCOR', 'RF18539007547034']);
+    expect(pdftotext(bytes)).toContain('17 500.00');
+    expect(await figureAlts(bytes, 2)).toEqual(['Swiss QR-bill QR code: pay CHF 17 500.00 to Robert Schneider AG.']);
+  });
+
+  it('prints no payment part when the balance due is 0: a paid invoice asks for no payment', async () => {
+    const bytes = await renderBody(finalBody('invoice', { ...INVOICE_FIELDS, ...SWISS, amount_paid: '100.00' }));
+    expect(decodedCodes(bytes)).toEqual([]);
+    expect(pdftotext(bytes)).not.toContain('Payment part');
   });
 });

@@ -16,23 +16,23 @@ import { finalBody, fixture, INVOICE_FIELDS, QUOTE_FIELDS, RECEIPT_FIELDS } from
  * template's version is raised (spec 9.5: appearance → minor, no output change → patch) and the hash renewed.
  */
 const FIXTURES: Record<string, () => unknown> = {
-  'invoice@2.5.0 reference 3 lines': () => fixture('reference-invoice.json'),
-  'invoice@2.5.0 reference 50 lines': () => fixture('reference-invoice-50.json'),
-  'invoice@2.5.0 example letter preview': () => ({ ...findTemplate('invoice')!.example, paper: 'letter' }),
+  'invoice@2.6.0 reference 3 lines': () => fixture('reference-invoice.json'),
+  'invoice@2.6.0 reference 50 lines': () => fixture('reference-invoice-50.json'),
+  'invoice@2.6.0 example letter preview': () => ({ ...findTemplate('invoice')!.example, paper: 'letter' }),
   'quote@1.4.0 example': () => ({ ...findTemplate('quote')!.example, mode: 'final' }),
   'receipt@1.4.0 example': () => ({ ...findTemplate('receipt')!.example, mode: 'final' }),
   // Right-to-left text with its spans and ActualText, and every script face side by side.
-  'invoice@2.5.0 Arabic': () => fixture('script-invoices/arabic.json'),
-  'invoice@2.5.0 mixed scripts': () => fixture('script-invoices/mixed.json'),
+  'invoice@2.6.0 Arabic': () => fixture('script-invoices/arabic.json'),
+  'invoice@2.6.0 mixed scripts': () => fixture('script-invoices/mixed.json'),
 };
 const GOLDEN: Record<string, string> = {
-  'invoice@2.5.0 reference 3 lines': 'fe4ebf42f0701bd8a2e9ebae237592d955e099ac1b063fc7b9b6b36f22904493',
-  'invoice@2.5.0 reference 50 lines': '96d50a640a2993905c249aef0303c6634c59c72d9ac7b60e1f9b61eb9288d604',
-  'invoice@2.5.0 example letter preview': 'a9bedc563d9d37d6907cdc13e5682b470d17e087ab118d8bf6c7b07d60fcd0c5',
+  'invoice@2.6.0 reference 3 lines': 'fe4ebf42f0701bd8a2e9ebae237592d955e099ac1b063fc7b9b6b36f22904493',
+  'invoice@2.6.0 reference 50 lines': '96d50a640a2993905c249aef0303c6634c59c72d9ac7b60e1f9b61eb9288d604',
+  'invoice@2.6.0 example letter preview': 'a9bedc563d9d37d6907cdc13e5682b470d17e087ab118d8bf6c7b07d60fcd0c5',
   'quote@1.4.0 example': '1e55a1140d556d5b22b0f553960a923f51db8f22bdb31077cda628842f8a57c3',
   'receipt@1.4.0 example': '07ec8eafc1df92d70a1b795db383462b13448a6ba8dabc0745d5cf7ee930623c',
-  'invoice@2.5.0 Arabic': '5382ef3d840b2948b1752de7c82c00a09c1b4e48fd1a346777e541acc353aa89',
-  'invoice@2.5.0 mixed scripts': 'd3572e17aa5761fcac44d8f803658b06ce00fab9533c563b12ffd3b0f3333754',
+  'invoice@2.6.0 Arabic': '5382ef3d840b2948b1752de7c82c00a09c1b4e48fd1a346777e541acc353aa89',
+  'invoice@2.6.0 mixed scripts': 'd3572e17aa5761fcac44d8f803658b06ce00fab9533c563b12ffd3b0f3333754',
 };
 
 describe('deterministic bytes (spec 9.7)', () => {

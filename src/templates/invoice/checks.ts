@@ -4,7 +4,61 @@ import type { Problem } from '../field-types.ts';
 import type { CheckInput, CheckResult } from '../template.ts';
 import { percentOf, sumOfLines } from '../totals.ts';
 import type { INVOICE_FIELDS } from './fields.ts';
-import { EPC_MAX_AMOUNT, EPC_REMITTANCE_MAX_CHARS, PAYMENT_CODES } from './payment-codes.ts';
+import {
+  EPC_MAX_AMOUNT,
+  EPC_REMITTANCE_MAX_CHARS,
+  isQrIban,
+  PAYMENT_CODES,
+  QR_BILL_COUNTRIES,
+  QR_BILL_MESSAGE_MAX_CHARS,
+  QR_BILL_TEXT,
+} from './payment-codes.ts';
+
+type InvoiceValues = CheckInput<typeof INVOICE_FIELDS>['values'];
+
+/** The values a Swiss QR-bill carries as text, which must be in its character set. */
+const QR_BILL_TEXT_FIELDS = [
+  'seller_name',
+  'payee_street',
+  'payee_building_number',
+  'payee_postal_code',
+  'payee_town',
+  'invoice_number',
+] as const satisfies readonly (keyof typeof INVOICE_FIELDS)[];
+
+/** The Swiss QR-bill's own rules: a CH or LI IBAN, the reference its IBAN takes, its characters, its message's length. */
+function qrBillProblems(values: InvoiceValues, sent: ReadonlySet<string>): Problem[] {
+  const problems: Problem[] = [];
+  const iban = values.payee_iban;
+  if (iban !== undefined) {
+    const account = (message: string) => problems.push({ code: 'payment_code_account', path: ['payee_iban'], message });
+    if (!QR_BILL_COUNTRIES.some((country) => iban.startsWith(country))) account('A Swiss QR-bill takes a CH or LI IBAN only.');
+    else if (isQrIban(iban)) {
+      // A reference sent but refused is its own problem, not a missing one.
+      if (!sent.has('qr_reference')) account('A QR-IBAN takes a qr_reference: send one.');
+      if (sent.has('creditor_reference')) account('A QR-IBAN takes a qr_reference, not a creditor_reference.');
+    } else if (sent.has('qr_reference')) account('A qr_reference needs a QR-IBAN (institution id 30000 to 31999).');
+  }
+  for (const field of QR_BILL_TEXT_FIELDS) {
+    const value = values[field];
+    if (value !== undefined && !QR_BILL_TEXT.test(value)) {
+      problems.push({
+        code: 'payment_code_characters',
+        path: [field],
+        message: 'A Swiss QR-bill carries Latin letters, digits and punctuation only.',
+      });
+    }
+  }
+  const number = values.invoice_number;
+  if (number !== undefined && [...`Invoice ${number}`].length > QR_BILL_MESSAGE_MAX_CHARS) {
+    problems.push({
+      code: 'too_long_for_payment_code',
+      path: ['invoice_number'],
+      message: `A Swiss QR-bill's message (Invoice and the number) carries at most ${QR_BILL_MESSAGE_MAX_CHARS} characters.`,
+    });
+  }
+  return problems;
+}
 
 /** The payment code's own rules (issue 39): its account fields sent, its currency, its amount, its lengths. */
 function paymentCodeProblems(
@@ -19,16 +73,22 @@ function paymentCodeProblems(
     if (!sent.has(needed))
       problems.push({ code: 'requires_field', path: ['payment_code'], message: `payment_code ${code} needs ${needed}.` });
   }
-  if (scheme.currency !== undefined && currency !== undefined && currency !== scheme.currency) {
+  const currencies: readonly string[] | undefined = scheme.currencies;
+  if (currencies !== undefined && currency !== undefined && !currencies.includes(currency)) {
     problems.push({
       code: 'payment_code_currency',
       path: ['payment_code'],
-      message: `payment_code ${code} takes ${scheme.currency} only.`,
+      message: `payment_code ${code} takes ${currencies.join(' or ')} only.`,
     });
   }
-  if (code === 'sepa' && balanceDue?.gt(EPC_MAX_AMOUNT)) {
-    problems.push({ code: 'payment_code_amount', path: ['payment_code'], message: `An EPC code carries at most ${EPC_MAX_AMOUNT} EUR.` });
+  if ((code === 'sepa' || code === 'swiss_qr_bill') && balanceDue?.gt(EPC_MAX_AMOUNT)) {
+    problems.push({
+      code: 'payment_code_amount',
+      path: ['payment_code'],
+      message: `A ${scheme.label} code carries at most ${EPC_MAX_AMOUNT}.`,
+    });
   }
+  if (code === 'swiss_qr_bill') problems.push(...qrBillProblems(values, sent));
   const name = values.seller_name;
   if (scheme.nameMaxChars !== undefined && name !== undefined && [...name].length > scheme.nameMaxChars) {
     problems.push({

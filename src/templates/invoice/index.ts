@@ -10,7 +10,7 @@ export const invoice = defineTemplate({
   name: 'Invoice',
   description: `Seller-issued invoice with ${LIMITS.minLineItems} to ${LIMITS.maxLineItems} line items, an optional discount, one optional tax line, an optional amount paid and the balance due.`,
   category: 'billing',
-  version: '2.5.0',
+  version: '2.6.0',
   numberField: 'invoice_number',
   fields: INVOICE_FIELDS,
   rules: [
@@ -38,19 +38,33 @@ export const invoice = defineTemplate({
     { code: 'balance_due', description: 'balance_due = total − amount_paid (the total when nothing was paid).' },
     {
       code: 'requires_field',
-      description: 'payment_code sepa needs payee_iban; upi needs upi_id; pix needs pix_key and pix_city; link needs payment_link.',
+      description:
+        'payment_code sepa needs payee_iban; upi needs upi_id; pix needs pix_key and pix_city; link needs payment_link; swiss_qr_bill needs payee_iban, payee_postal_code, payee_town and payee_country.',
     },
-    { code: 'payment_code_currency', description: 'payment_code sepa takes EUR, upi INR, pix BRL; link any currency.' },
-    { code: 'payment_code_amount', description: 'An EPC (sepa) code carries at most 999,999,999.99 EUR.' },
+    {
+      code: 'payment_code_currency',
+      description: 'payment_code sepa takes EUR, upi INR, pix BRL, swiss_qr_bill CHF or EUR; link any currency.',
+    },
+    { code: 'payment_code_amount', description: 'An EPC (sepa) code and a Swiss QR-bill carry at most 999,999,999.99.' },
+    {
+      code: 'payment_code_account',
+      description:
+        'A swiss_qr_bill takes a CH or LI payee_iban; a QR-IBAN (institution id 30000 to 31999) needs a qr_reference and takes no creditor_reference; another IBAN takes a creditor_reference or none, and no qr_reference.',
+    },
+    {
+      code: 'payment_code_characters',
+      description:
+        "A swiss_qr_bill carries seller_name, the payee's address and invoice_number in its Latin character set only (Basic Latin, Latin-1 Supplement, Latin Extended-A, Ș ș Ț ț, €).",
+    },
     {
       code: 'too_long_for_payment_code',
       description:
-        'The payee of a payment code is seller_name: at most 70 characters for sepa, 25 for pix; without creditor_reference, a sepa code carries invoice_number as its remittance, at most 140 characters.',
+        'The payee of a payment code is seller_name: at most 70 characters for sepa and swiss_qr_bill, 25 for pix; without creditor_reference, a sepa code carries invoice_number as its remittance, at most 140 characters; a swiss_qr_bill carries `Invoice ` and invoice_number as its message, at most 140 characters.',
     },
     {
       code: 'payment_code_amount_printed',
       description:
-        'A payment code carries the balance due, printed beside it as the Totals print it; with a balance due of 0 no code is printed.',
+        'A payment code carries the balance due, printed beside it as the Totals print it (a Swiss QR-bill in its own form: two decimals, thousands separated by spaces); with a balance due of 0 no code is printed, and no Swiss QR-bill either (a paid invoice asks for no payment).',
     },
   ],
   notes: {

@@ -1,21 +1,29 @@
 import type { Decimal } from '../../money/decimal.ts';
 import type { TotalsRow } from '../../render/document.ts';
+import type { QrBill } from '../../render/qr-bill.ts';
 import { itemColumns, itemRows, money, moneyWithCurrency, percentLabel } from '../layout-kit.ts';
 import type { LayoutInput } from '../template.ts';
 import type { INVOICE_FIELDS } from './fields.ts';
-import { PAYMENT_CODES, type PaymentCodeName, paymentPayload, printedIban, qrModules } from './payment-codes.ts';
+import {
+  PAYMENT_CODES,
+  type PaymentCodeInput,
+  paymentPayload,
+  printedIban,
+  printedQrReference,
+  qrBillAmount,
+  qrBillPayload,
+  qrBillReference,
+  qrModules,
+} from './payment-codes.ts';
 
 type InvoiceValues = LayoutInput<typeof INVOICE_FIELDS>['values'];
 
-/**
- * The code, and what is printed beside it: the scheme, the payee, the account, the amount it carries (the balance
- * due, as the Totals print it) and its reference; the same facts as the Figure's alternative text.
- */
-function paymentCodeBlock(code: PaymentCodeName, values: InvoiceValues, printedAmount: string, amount: Decimal) {
-  const scheme = PAYMENT_CODES[code];
-  const input = {
+/** What every code is made from: the payee (the seller), the account fields, the amount and the invoice number. */
+function paymentCodeInput(values: InvoiceValues, amount: Decimal, currency: string): PaymentCodeInput {
+  return {
     name: values.seller_name,
     amount,
+    currency,
     invoiceNumber: values.invoice_number,
     iban: values.payee_iban,
     bic: values.payee_bic,
@@ -24,7 +32,46 @@ function paymentCodeBlock(code: PaymentCodeName, values: InvoiceValues, printedA
     pixKey: values.pix_key,
     pixCity: values.pix_city,
     link: values.payment_link,
+    street: values.payee_street,
+    buildingNumber: values.payee_building_number,
+    postalCode: values.payee_postal_code,
+    town: values.payee_town,
+    country: values.payee_country,
+    qrReference: values.qr_reference,
   };
+}
+
+/**
+ * The Swiss QR-bill's payment part and receipt: the account with the creditor's address as the code carries it, the
+ * reference printed in its groups, the message, and the amount it carries (the balance due) in the bill's form.
+ */
+function qrBill(input: PaymentCodeInput): QrBill {
+  const { type, reference } = qrBillReference(input);
+  const country = input.country === 'CH' ? '' : `${input.country}-`;
+  const street = [input.street, input.buildingNumber].filter(Boolean).join(' ');
+  const amount = qrBillAmount(input.amount);
+  return {
+    modules: qrModules(qrBillPayload(input), { clearCentre: true }),
+    alt: `Swiss QR-bill QR code: pay ${input.currency} ${amount} to ${input.name}.`,
+    account: [printedIban(input.iban!), input.name, ...(street ? [street] : []), `${country}${input.postalCode} ${input.town}`],
+    reference: type === 'NON' ? undefined : type === 'QRR' ? printedQrReference(reference) : printedIban(reference),
+    additional: `Invoice ${input.invoiceNumber}`,
+    currency: input.currency!,
+    amount,
+  };
+}
+
+/**
+ * The code, and what is printed beside it: the scheme, the payee, the account, the amount it carries (the balance
+ * due, as the Totals print it) and its reference; the same facts as the Figure's alternative text.
+ */
+function paymentCodeBlock(
+  code: Exclude<InvoiceValues['payment_code'], 'swiss_qr_bill' | undefined>,
+  values: InvoiceValues,
+  printedAmount: string,
+  input: PaymentCodeInput,
+) {
+  const scheme = PAYMENT_CODES[code];
   const account = {
     sepa: [`IBAN ${printedIban(values.payee_iban ?? '')}`, ...(values.payee_bic ? [`BIC ${values.payee_bic}`] : [])],
     upi: [`UPI ${values.upi_id}`],
@@ -65,11 +112,11 @@ export function layoutInvoice({ document, values, totals, currency, digits }: La
   if (values.payment_instructions) document.section('Payment instructions', values.payment_instructions);
   if (values.payment_link) document.link('Pay online', values.payment_link);
   const balanceDue = totals.balance_due!;
-  if (values.payment_code && balanceDue.gt(0)) {
-    document.paymentCode(
-      'Pay by scanning',
-      paymentCodeBlock(values.payment_code, values, moneyWithCurrency(balanceDue, currency, digits), balanceDue),
-    );
+  const code = balanceDue.gt(0) ? values.payment_code : undefined;
+  const input = paymentCodeInput(values, balanceDue, currency);
+  if (code && code !== 'swiss_qr_bill') {
+    document.paymentCode('Pay by scanning', paymentCodeBlock(code, values, moneyWithCurrency(balanceDue, currency, digits), input));
   }
   if (values.notes) document.section('Notes', values.notes);
+  if (code === 'swiss_qr_bill') document.qrBill(qrBill(input));
 }
