@@ -152,20 +152,23 @@ async function signInCounted(hash: string, attempt: SignInAttempt, deps: Limiter
   const caller = { hash, counting: true, values: callerValues(hash, now) };
   const values = { ...caller.values, last_used_before: now - LAST_USED_RESOLUTION_MS, failure_bucket: failure.name };
   let route: SignInPart<string, unknown> | undefined;
-  let answers: SignInAnswers<SignInStatement, undefined>;
+  let batch: SignInPart<SignInStatement, undefined>;
+  let sent: unknown[];
   try {
     const statements = signInStatements(db);
     // Inside: a route's statements count in buckets too, and a limiter out of reach may fail them as they are made.
     route = await withSignIn?.(caller);
-    const batch = new SignInPart<SignInStatement, undefined>(undefined)
+    batch = new SignInPart<SignInStatement, undefined>(undefined)
       .add('key', [statements.countRequest.bind(values)])
       .add('route', route?.statements() ?? [])
       .add('account', [statements.account.bind(values)])
       .add('failure', [statements.countFailure.bind(values)]);
-    answers = batch.answered(await sendBatch(db, batch.statements()));
+    sent = await sendBatch(db, batch.statements());
   } catch (error) {
     throw limiterDown(attempt.requestId, error);
   }
+  // Outside: answers that do not match the statements are a fault of the service, not a limiter out of reach.
+  const answers = batch.answered(sent);
   // Only an active key's row is counted and answered.
   const row = keyWithAccount([answers.of('key')[0], answers.of('account')[0]]);
   if (row) {

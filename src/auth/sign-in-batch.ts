@@ -13,8 +13,10 @@ export class SignInPart<Name extends string, Prepared> {
     this.prepared = prepared;
   }
 
-  /** Adds statements under a name (none is allowed: a part the request does not need sends nothing). */
+  /** Adds statements under a name (none is allowed: a part the request does not need sends nothing); a name once. */
   add(name: Name, statements: readonly BatchItem<'sqlite'>[]): this {
+    // A second part of a name would hide the first's answers.
+    if (this.named.some((part) => part.name === name)) throw new Error(`the sign-in's batch has a part ${name} already`);
     this.named.push({ name, statements });
     return this;
   }

@@ -3462,9 +3462,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `template_not_found`: No API template with that slug.
+             * @description `not_found`: No such path under /api/v1 (also every path while the API is switched off).
              *
-             *     `not_found`: No such path under /api/v1 (also every path while the API is switched off).
+             *     `template_not_found`: No API template with that slug.
              */
             404: {
                 headers: {
@@ -3583,10 +3583,10 @@ export interface operations {
     listDocuments: {
         parameters: {
             query?: {
-                /** @description Exact, case-sensitive match; 1 to 128 characters. */
-                reference?: string;
                 /** @description 1 to 100; default 20. */
                 limit?: number;
+                /** @description Exact, case-sensitive match; 1 to 128 characters. */
+                reference?: string;
                 /** @description A document id from the previous page, at most 64 characters; must be one of the caller's listable documents. */
                 starting_after?: string;
             };
@@ -3850,9 +3850,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `reserved_field`: A reserved name was used; returned alone.
+             * @description `invalid_request`: Malformed request: bad JSON, unknown or missing top-level name, bad header, query or option value.
              *
-             *     `invalid_request`: Malformed request: bad JSON, unknown or missing top-level name, bad header, query or option value.
+             *     `reserved_field`: A reserved name was used; returned alone.
              */
             400: {
                 headers: {
@@ -3911,9 +3911,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `template_not_found`: No API template with that slug.
+             * @description `not_found`: No such path under /api/v1 (also every path while the API is switched off).
              *
-             *     `not_found`: No such path under /api/v1 (also every path while the API is switched off).
+             *     `template_not_found`: No API template with that slug.
              */
             404: {
                 headers: {
@@ -4140,9 +4140,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `reserved_field`: A reserved name was used; returned alone.
+             * @description `invalid_request`: Malformed request: bad JSON, unknown or missing top-level name, bad header, query or option value.
              *
-             *     `invalid_request`: Malformed request: bad JSON, unknown or missing top-level name, bad header, query or option value.
+             *     `reserved_field`: A reserved name was used; returned alone.
              */
             400: {
                 headers: {
@@ -4171,9 +4171,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `template_not_found`: No API template with that slug.
+             * @description `not_found`: No such path under /api/v1 (also every path while the API is switched off).
              *
-             *     `not_found`: No such path under /api/v1 (also every path while the API is switched off).
+             *     `template_not_found`: No API template with that slug.
              */
             404: {
                 headers: {
@@ -4389,9 +4389,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `document_not_found`: No such document in the caller's history.
+             * @description `not_found`: No such path under /api/v1 (also every path while the API is switched off).
              *
-             *     `not_found`: No such path under /api/v1 (also every path while the API is switched off).
+             *     `document_not_found`: No such document in the caller's history.
              */
             404: {
                 headers: {
@@ -4514,9 +4514,9 @@ export interface operations {
                 };
             };
             /**
-             * @description `file_not_available`: File route always answers this.
+             * @description `not_found`: No such path under /api/v1 (also every path while the API is switched off).
              *
-             *     `not_found`: No such path under /api/v1 (also every path while the API is switched off).
+             *     `file_not_available`: File route always answers this.
              */
             404: {
                 headers: {

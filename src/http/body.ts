@@ -1,5 +1,6 @@
 import { concatBytes } from '../bytes.ts';
 import { ApiError } from '../contract/api-error.ts';
+import type { ErrorCode } from '../contract/errors.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { JsonSyntaxError, type JsonValue, parseJson } from '../json/parse.ts';
@@ -41,6 +42,9 @@ export async function readLimited(request: Request, limit: number, tooLargeError
 function malformed(message: string): ApiError {
   return new ApiError('invalid_request', { detail: 'malformed_json', message });
 }
+
+/** What reading a JSON body can answer with: not sent as JSON, too large, not JSON. */
+export const JSON_BODY_ERRORS: readonly ErrorCode[] = ['unsupported_media_type', 'payload_too_large', 'invalid_request'];
 
 /**
  * A request's JSON body, read once however many times it is asked for (a body can be read only once): the sign-in

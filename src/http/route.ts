@@ -3,18 +3,21 @@ import type { SignInAnswers, SignInPart } from '../auth/sign-in-batch.ts';
 import type { ErrorCode } from '../contract/errors.ts';
 import type { Scope } from '../contract/scopes.ts';
 import type { RequestContext } from './context.ts';
+import type { ParameterDeclaration } from './parameters.ts';
 
-/** OpenAPI fragments a route states about itself; the OpenAPI document is assembled from them. */
+/** OpenAPI fragments a route states about itself; the OpenAPI document is assembled from them and its declarations. */
 interface RouteDoc {
   readonly operationId: string;
   readonly summary: string;
   readonly description: string;
   readonly tag: string;
-  readonly parameters?: readonly Record<string, unknown>[];
-  readonly requestBody?: Record<string, unknown>;
   /** Success answers by status: description, schema reference name or content map, and response headers. */
   readonly responses: Readonly<Record<string, Record<string, unknown>>>;
-  /** Error codes this route can answer with (besides the ones every route can). */
+}
+
+/** A request body a route reads: its OpenAPI request body, and the errors reading and checking it can answer with. */
+export interface BodyDeclaration {
+  readonly openApi: Record<string, unknown>;
   readonly errors: readonly ErrorCode[];
 }
 
@@ -45,6 +48,14 @@ export interface RouteSpec {
   /** False only for GET /api/v1/openapi.json, which takes no `Svc-Version` (section 4). */
   readonly versioned: boolean;
   readonly doc: RouteDoc;
+  /** Its path, query and header parameters (parameters.ts): read by readParameters, published from the same. */
+  readonly parameters?: readonly ParameterDeclaration[];
+  readonly body?: BodyDeclaration;
+  /**
+   * What the route's work can answer with beyond its access, parameters and body (outcomes.ts: rendering, charging);
+   * errorCodesOf adds the rest.
+   */
+  readonly outcomes?: readonly ErrorCode[];
   /**
    * A key route's statements, sent in the sign-in's round trip: built from the request and the caller as SQL before
    * the key is known, their answers given to the handler by name (RouteDefinition). None (undefined, as for a
@@ -78,8 +89,28 @@ export function definePage(page: { path: string; operationId: string; summary: s
       description: page.summary,
       tag: 'Meta',
       responses: { 200: { description: 'HTML page.' } },
-      errors: [],
     },
     handle: page.handle,
   });
+}
+
+/**
+ * Every error code a route can answer with: what its access, its version header, its parameters, its body and its
+ * outcomes can give, and what every route can (an unknown path, a rate limit, a fault).
+ */
+export function errorCodesOf(route: RouteSpec): ErrorCode[] {
+  const codes = new Set<ErrorCode>();
+  if (route.versioned) codes.add('invalid_request');
+  for (const parameter of route.parameters ?? []) for (const code of parameter.errors ?? []) codes.add(code);
+  for (const code of route.body?.errors ?? []) codes.add(code);
+  for (const code of route.outcomes ?? []) codes.add(code);
+  codes.add('not_found');
+  codes.add('rate_limited');
+  codes.add('internal_error');
+  if (route.access.kind === 'key' || route.access.kind === 'operator') {
+    codes.add('unauthorized');
+    if (route.access.kind === 'key' && route.access.scope) codes.add('forbidden_scope');
+    codes.add('service_busy');
+  }
+  return [...codes];
 }

@@ -3,8 +3,9 @@ import { type DetailCode, ERRORS, type ErrorCode } from '../contract/errors.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { PUBLIC_CACHE_SECONDS } from '../contract/limits.ts';
 import { NEWEST_API_VERSION } from '../contract/version.ts';
+import { openApiParameter } from '../http/parameters.ts';
 import { ERRORS_PAGE_PATH } from '../http/respond.ts';
-import type { RouteSpec } from '../http/route.ts';
+import { errorCodesOf, type RouteSpec } from '../http/route.ts';
 import { PUBLISHED_JSON_SCHEMA_CONFIG } from '../templates/template.ts';
 import { errorExample } from './examples.ts';
 import { COMPONENT_SCHEMAS } from './schemas.ts';
@@ -61,24 +62,13 @@ function routeHeaders(route: RouteSpec, status: number): Record<string, unknown>
   };
 }
 
-/** Error codes any route of a kind can answer with, besides the ones it lists itself. */
-function errorCodesOf(route: RouteSpec): ErrorCode[] {
-  const codes = new Set<ErrorCode>(route.doc.errors);
-  if (route.versioned) codes.add('invalid_request');
-  codes.add('not_found');
-  codes.add('rate_limited');
-  codes.add('internal_error');
-  if (route.access.kind === 'key') {
-    codes.add('unauthorized');
-    if (route.access.scope) codes.add('forbidden_scope');
-    codes.add('service_busy');
-  }
-  return [...codes];
-}
+/** The contract's order of error codes (section 7's table), in which each status lists its codes. */
+const CONTRACT_ORDER = Object.keys(ERRORS) as ErrorCode[];
 
 function errorResponses(route: RouteSpec): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesOf(route)) {
+  const codes = errorCodesOf(route).sort((a, b) => CONTRACT_ORDER.indexOf(a) - CONTRACT_ORDER.indexOf(b));
+  for (const code of codes) {
     const status = ERRORS[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
@@ -123,7 +113,10 @@ function successResponses(route: RouteSpec): Record<string, unknown> {
 }
 
 function operation(route: RouteSpec): Record<string, unknown> {
-  const parameters = [...(route.versioned ? [{ $ref: '#/components/parameters/SvcVersion' }] : []), ...(route.doc.parameters ?? [])];
+  const parameters = [
+    ...(route.versioned ? [{ $ref: '#/components/parameters/SvcVersion' }] : []),
+    ...(route.parameters ?? []).map(openApiParameter),
+  ];
   return {
     operationId: route.doc.operationId,
     summary: route.doc.summary,
@@ -132,7 +125,7 @@ function operation(route: RouteSpec): Record<string, unknown> {
     security: route.access.kind === 'key' ? [{ bearerKey: [] }] : [],
     ...(route.access.kind === 'key' && route.access.scope ? { 'x-required-scope': route.access.scope } : {}),
     ...(parameters.length ? { parameters } : {}),
-    ...(route.doc.requestBody ? { requestBody: route.doc.requestBody } : {}),
+    ...(route.body ? { requestBody: route.body.openApi } : {}),
     responses: { ...successResponses(route), ...errorResponses(route) },
   };
 }

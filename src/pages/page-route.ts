@@ -56,7 +56,6 @@ export function settingsPage<S extends 'required' | 'optional'>(spec: PageSpec<S
       description: spec.summary,
       tag: 'Settings',
       responses: { 200: { description: 'HTML page.' } },
-      errors: [],
     },
     async handle(context) {
       // The session, once read, so that an error page still shows the navigation of a signed-in holder; the form, for

@@ -16,7 +16,6 @@ export const getAccountRoute = defineRoute({
     description: 'Returns the plan, the credits of the current period, the calling key and the rate limits that apply to it.',
     tag: 'Account',
     responses: { 200: { description: 'The account.', schema: { $ref: '#/components/schemas/Account' }, example: ACCOUNT_EXAMPLE } },
-    errors: [],
   },
   async handle(context) {
     const { auth, deps } = keyed(context);

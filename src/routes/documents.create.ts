@@ -1,4 +1,6 @@
+import * as v from 'valibot';
 import { arrivedWithin, LATE } from '../clock.ts';
+import { ApiError } from '../contract/api-error.ts';
 import { MODES } from '../contract/document-options.ts';
 import { HEADERS, TOTALS_HEADERS } from '../contract/headers.ts';
 import { IDEMPOTENCY_MEMORY_HOURS, LIMITS } from '../contract/limits.ts';
@@ -10,14 +12,36 @@ import { wantsJson } from '../http/accept.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
 import { keyed } from '../http/context.ts';
 import { documentHeaders } from '../http/document-headers.ts';
+import { CHARGING, RENDERING, SCOPE_BY_BODY } from '../http/outcomes.ts';
+import { defineParameter, readParameters } from '../http/parameters.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
-import { IDEMPOTENCY_KEY_TEXT, readIdempotencyKey } from '../idempotency/key.ts';
+import { IDEMPOTENCY_KEY, invalidIdempotencyKey } from '../idempotency/key.ts';
 import { DOCUMENT_JSON_EXAMPLE } from '../openapi/examples.ts';
 import { DOCUMENT_REQUEST_BODY } from '../openapi/request-body.ts';
 import { totalsObject } from '../templates/totals.ts';
 
 const header = (description: string, schema: Record<string, unknown> = { type: 'string' }) => ({ description, schema });
+
+/** The headers a create reads: the Idempotency-Key (section 4.2) and the Accept header that chooses the answer's form. */
+const CREATE_PARAMETERS = [
+  defineParameter({
+    name: HEADERS.idempotencyKey,
+    in: 'header',
+    description: `The key: 1 to ${LIMITS.idempotencyKeyChars} visible ASCII characters, remembered ${IDEMPOTENCY_MEMORY_HOURS} hours per account. It may also be sent inside double quotes, which are not part of the key: such a header value is up to ${LIMITS.idempotencyKeyChars + 2} characters, quotes included.`,
+    schema: v.optional(IDEMPOTENCY_KEY),
+    refusal: invalidIdempotencyKey,
+    errors: ['invalid_request', 'idempotency_in_progress', 'idempotency_replay_unavailable', 'idempotency_key_reused'],
+  }),
+  defineParameter({
+    name: HEADERS.accept,
+    in: 'header',
+    description: `Chooses the form of the 201. The JSON form (\`DocumentJson\`, the PDF in base64) only when it lists \`application/json\` and none of \`application/pdf\`, \`application/*\`, \`*/*\` (a range with \`q=0\` is not listed); otherwise, and without the header, the PDF bytes. Errors are JSON either way.`,
+    schema: v.optional(v.pipe(v.string(), v.examples(['application/json', 'application/pdf']))),
+    // Every value is read (wantsJson): none is refused.
+    refusal: () => new ApiError('invalid_request'),
+  }),
+] as const;
 
 export const createDocumentRoute = defineRoute({
   method: 'POST',
@@ -29,23 +53,6 @@ export const createDocumentRoute = defineRoute({
     summary: 'Make a document',
     description: `Renders one document. Mode \`final\` needs scope \`documents:create\` and costs 1 credit, charged only after the PDF exists; \`preview\` needs \`documents:preview\` and is free. The PDF is the body by default; the JSON form only when \`${HEADERS.accept}\` lists \`application/json\` and none of \`application/pdf\`, \`application/*\`, \`*/*\`. With an \`${HEADERS.idempotencyKey}\` the same request within ${IDEMPOTENCY_MEMORY_HOURS} hours returns the same document again, free.`,
     tag: 'Documents',
-    parameters: [
-      {
-        name: HEADERS.idempotencyKey,
-        in: 'header',
-        required: false,
-        description: `The key: 1 to ${LIMITS.idempotencyKeyChars} visible ASCII characters, remembered ${IDEMPOTENCY_MEMORY_HOURS} hours per account. It may also be sent inside double quotes, which are not part of the key: such a header value is up to ${LIMITS.idempotencyKeyChars + 2} characters, quotes included.`,
-        schema: { type: 'string', minLength: 1, maxLength: LIMITS.idempotencyKeyChars, pattern: IDEMPOTENCY_KEY_TEXT.source },
-      },
-      {
-        name: HEADERS.accept,
-        in: 'header',
-        required: false,
-        description: `Chooses the form of the 201. The JSON form (\`DocumentJson\`, the PDF in base64) only when it lists \`application/json\` and none of \`application/pdf\`, \`application/*\`, \`*/*\` (a range with \`q=0\` is not listed); otherwise, and without the header, the PDF bytes. Errors are JSON either way.`,
-        schema: { type: 'string', examples: ['application/json', 'application/pdf'] },
-      },
-    ],
-    requestBody: DOCUMENT_REQUEST_BODY,
     responses: {
       201: {
         description: `The document (new or replay): the PDF bytes by default, the JSON form when \`${HEADERS.accept}\` asks for it alone.`,
@@ -76,49 +83,34 @@ export const createDocumentRoute = defineRoute({
         },
       },
     },
-    errors: [
-      'forbidden_scope',
-      'reserved_field',
-      'insufficient_credits',
-      'template_not_found',
-      'template_version_unavailable',
-      'idempotency_in_progress',
-      'idempotency_replay_unavailable',
-      'payload_too_large',
-      'response_too_large',
-      'unsupported_media_type',
-      'validation_failed',
-      'idempotency_key_reused',
-      'render_rejected',
-      'commit_status_unknown',
-      'engine_unavailable',
-      'engine_busy',
-      'render_timeout',
-    ],
   },
+  parameters: CREATE_PARAMETERS,
+  body: DOCUMENT_REQUEST_BODY,
+  outcomes: [...SCOPE_BY_BODY, ...CHARGING, ...RENDERING],
   // Everything the database does before the render goes with the sign-in: the body is read first for it, for a
   // while. A body still arriving then is read after the key is checked (createDocument sends its statements in a
   // round trip of their own), so that an upload that stalls cannot hold back the answer to a key that is not valid.
-  async withSignIn({ request, body: jsonBody, deps }, caller) {
+  async withSignIn(context, caller) {
     let input: Parameters<typeof prepareCreate>[0];
     try {
-      const body = await arrivedWithin(jsonBody.value(), BODY_WAIT_WITH_SIGN_IN_MS);
+      const body = await arrivedWithin(context.body.value(), BODY_WAIT_WITH_SIGN_IN_MS);
       if (body === LATE) return undefined;
-      input = { idempotencyKey: readIdempotencyKey(request.headers.get(HEADERS.idempotencyKey)), body };
+      input = { idempotencyKey: readParameters(CREATE_PARAMETERS, context)[HEADERS.idempotencyKey], body };
     } catch {
       // Refused by the handler once the key is checked, in the contract's order.
       return undefined;
     }
-    return prepareCreate(input, deps, caller);
+    return prepareCreate(input, context.deps, caller);
   },
   async handle(context, sent) {
-    const { auth, deps, engine, request, requestId, rateLimits, trace } = keyed(context);
+    const { auth, deps, engine, requestId, rateLimits, trace } = keyed(context);
     const onRendered = (renderMs: number) => {
       trace.renderMs = renderMs;
     };
-    const idempotencyKey = readIdempotencyKey(request.headers.get(HEADERS.idempotencyKey));
+    const headers = readParameters(CREATE_PARAMETERS, context);
+    const idempotencyKey = headers[HEADERS.idempotencyKey];
     const body = await context.body.value();
-    const asJson = wantsJson(request.headers.get(HEADERS.accept));
+    const asJson = wantsJson(headers[HEADERS.accept] ?? null);
     const created = await createDocument(
       { auth, body, idempotencyKey, asJson, requestId, rateLimits, onRendered },
       { ...deps, engine },

@@ -1,18 +1,21 @@
+import * as v from 'valibot';
 import { SignInPart } from '../auth/sign-in-batch.ts';
 import { ApiError } from '../contract/api-error.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { type DocumentRow, documentObject, recordOfCaller } from '../documents/record.ts';
+import { defineParameter, readParameters } from '../http/parameters.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
 import { DOCUMENT_EXAMPLE } from '../openapi/examples.ts';
 
-export const ID_PARAMETER = {
+/** A document's id in the path: any segment (an id no record has is that route's own answer). */
+export const DOCUMENT_ID = defineParameter({
   name: 'id',
   in: 'path',
-  required: true,
   description: 'A document id as in Svc-Document-Id.',
-  schema: { type: 'string' },
-};
+  schema: v.string(),
+  refusal: () => new ApiError('not_found'),
+});
 
 export const getDocumentRoute = defineRoute({
   method: 'GET',
@@ -24,12 +27,14 @@ export const getDocumentRoute = defineRoute({
     summary: 'Get a document record',
     description: `One Document object (metadata only), whatever made it: a document made in the web app has \`source\` \`web\`. Unknown, foreign or older than ${LIMITS.historyRetentionDays} days: 404 document_not_found.`,
     tag: 'Documents',
-    parameters: [ID_PARAMETER],
     responses: { 200: { description: 'The record.', schema: { $ref: '#/components/schemas/Document' }, example: DOCUMENT_EXAMPLE } },
-    errors: ['document_not_found'],
   },
-  withSignIn: async ({ deps, params }, caller) =>
-    new SignInPart(undefined).add('record', [recordOfCaller(deps.db, caller, params.id ?? '', deps.clock.now())]),
+  parameters: [DOCUMENT_ID],
+  outcomes: ['document_not_found'],
+  withSignIn: async (context, caller) =>
+    new SignInPart(undefined).add('record', [
+      recordOfCaller(context.deps.db, caller, readParameters([DOCUMENT_ID], context).id, context.deps.clock.now()),
+    ]),
   async handle(_context, sent) {
     const [row] = sent!.rowsOf<DocumentRow>('record');
     if (!row) {

@@ -1,6 +1,5 @@
 import { HEADERS } from '../contract/headers.ts';
 import { parseDocumentRequest } from '../documents/request.ts';
-import { readJsonBody } from '../http/body.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
 import { VALIDATE_ANSWER_EXAMPLE } from '../openapi/examples.ts';
@@ -17,7 +16,6 @@ export const validateDocumentRoute = defineRoute({
     summary: 'Validate a document request',
     description: `Runs exactly the checks of POST /api/v1/documents before rendering: no render, no credit. \`${HEADERS.idempotencyKey}\` is ignored. Works with any valid key.`,
     tag: 'Documents',
-    requestBody: DOCUMENT_REQUEST_BODY,
     responses: {
       200: {
         description: 'The request would render.',
@@ -25,17 +23,10 @@ export const validateDocumentRoute = defineRoute({
         example: VALIDATE_ANSWER_EXAMPLE,
       },
     },
-    errors: [
-      'reserved_field',
-      'template_not_found',
-      'template_version_unavailable',
-      'payload_too_large',
-      'unsupported_media_type',
-      'validation_failed',
-    ],
   },
-  async handle({ request }) {
-    const document = parseDocumentRequest(await readJsonBody(request));
+  body: DOCUMENT_REQUEST_BODY,
+  async handle({ body }) {
+    const document = parseDocumentRequest(await body.value());
     return json({
       valid: true,
       template: document.template.slug,

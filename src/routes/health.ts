@@ -39,8 +39,8 @@ function healthRoute(method: 'GET' | 'HEAD'): RouteSpec {
       description: 'For load balancers: 200 when this instance and its database answer, else 503. Not in the OpenAPI document.',
       tag: 'Meta',
       responses: { 200: { description: '{"status":"ok"}' } },
-      errors: ['service_busy'],
     },
+    outcomes: ['service_busy'],
     handle: checkHealth,
   });
 }

@@ -16,7 +16,6 @@ export function getOpenApiRoute(allRoutes: () => readonly RouteSpec[]): RouteSpe
       description: 'This document: the OpenAPI 3.1 description of the API.',
       tag: 'Meta',
       responses: { 200: { description: 'OpenAPI 3.1 JSON.', schema: { type: 'object', additionalProperties: true } } },
-      errors: [],
     },
     handle({ baseUrl, deps }) {
       return namingBaseUrl(json(buildOpenApi(allRoutes(), baseUrl)), deps.config);

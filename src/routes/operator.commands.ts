@@ -1,7 +1,7 @@
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, describeError } from '../db/failures.ts';
-import { readJsonBody } from '../http/body.ts';
+import { JSON_BODY_ERRORS } from '../http/body.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
 import { log } from '../log.ts';
@@ -34,12 +34,15 @@ export const runOperatorCommandRoute = defineRoute({
     description: 'Body: {"command": "accounts create", "positionals": [], "options": {"email": "…"}}; answers what `svc` prints.',
     tag: 'Operator',
     responses: { 200: { description: 'What the command prints.' } },
-    errors: ['invalid_request', 'unauthorized', 'service_busy'],
   },
-  async handle({ request, deps, requestId }) {
+  body: {
+    openApi: { required: true, description: 'A command: {"command", "positionals", "options"}.' },
+    errors: JSON_BODY_ERRORS,
+  },
+  async handle({ body, deps, requestId }) {
     let commandRequest: ReturnType<typeof readCommandRequest>;
     try {
-      commandRequest = readCommandRequest(await readJsonBody(request));
+      commandRequest = readCommandRequest(await body.value());
     } catch (error) {
       throw error instanceof OperatorRefusal ? refused(error) : error;
     }

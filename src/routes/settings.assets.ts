@@ -10,7 +10,7 @@ function asset(path: string, operationId: string, contentType: string, body: str
     path,
     access: { kind: 'session' },
     versioned: false,
-    doc: { operationId, summary: operationId, description: operationId, tag: 'Settings', responses: {}, errors: [] },
+    doc: { operationId, summary: operationId, description: operationId, tag: 'Settings', responses: {} },
     handle: ({ baseUrl }) => withPageSecurityHeaders(new Response(body, { headers: { [HEADERS.contentType]: contentType } }), baseUrl),
   });
 }

@@ -1,9 +1,21 @@
+import * as v from 'valibot';
 import { ApiError } from '../contract/api-error.ts';
+import { defineParameter, readParameters } from '../http/parameters.ts';
 import { json } from '../http/respond.ts';
 import { defineRoute } from '../http/route.ts';
 import { TEMPLATE_EXAMPLE } from '../openapi/examples.ts';
 import { findTemplate, TEMPLATES } from '../templates/registry.ts';
 import { templateObject } from '../templates/template.ts';
+
+/** A template's slug in the path: one of the registry's; another is answered template_not_found. */
+const TEMPLATE_SLUG = defineParameter({
+  name: 'slug',
+  in: 'path',
+  description: 'Template slug.',
+  schema: v.picklist(TEMPLATES.map((template) => template.slug)),
+  refusal: (sent) => new ApiError('template_not_found', { message: `No template "${sent}"; use GET /api/v1/templates.` }),
+  errors: ['template_not_found'],
+});
 
 export const getTemplateRoute = defineRoute({
   method: 'GET',
@@ -15,21 +27,11 @@ export const getTemplateRoute = defineRoute({
     summary: 'Get one template',
     description: 'Returns one template with its fields schema (JSON Schema 2020-12), rules and example.',
     tag: 'Templates',
-    parameters: [
-      {
-        name: 'slug',
-        in: 'path',
-        required: true,
-        description: 'Template slug.',
-        schema: { type: 'string', enum: TEMPLATES.map((t) => t.slug) },
-      },
-    ],
     responses: { 200: { description: 'The template.', schema: { $ref: '#/components/schemas/Template' }, example: TEMPLATE_EXAMPLE } },
-    errors: ['template_not_found'],
   },
-  handle({ params }) {
-    const template = findTemplate(params.slug ?? '');
-    if (!template) throw new ApiError('template_not_found', { message: `No template "${params.slug}"; use GET /api/v1/templates.` });
-    return json(templateObject(template));
+  parameters: [TEMPLATE_SLUG],
+  handle(context) {
+    const { slug } = readParameters([TEMPLATE_SLUG], context);
+    return json(templateObject(findTemplate(slug)!));
   },
 });

@@ -21,7 +21,6 @@ export const listTemplatesRoute = defineRoute({
         example: TEMPLATE_LIST_EXAMPLE,
       },
     },
-    errors: [],
   },
   handle() {
     return json(TEMPLATES.map(templateObject));

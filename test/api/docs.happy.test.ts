@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, ERRORS } from '../../src/contract/errors.ts';
 import { SCRIPTS } from '../../src/contract/scripts.ts';
 import { escapeHtml } from '../../src/docs/html.ts';
+import { errorCodesOf } from '../../src/http/route.ts';
 import { API_ROUTES } from '../../src/routes/index.ts';
 import { TEMPLATES } from '../../src/templates/registry.ts';
 import { seedCaller } from '../support/accounts.ts';
@@ -114,7 +115,7 @@ describe('GET /docs/api', () => {
         'internal_error',
         ...(route.access.kind === 'key' ? ['unauthorized', 'service_busy'] : []),
       ];
-      for (const code of [...route.doc.errors, ...always]) expect(codes, `${route.doc.operationId} ${code}`).toContain(code);
+      for (const code of [...errorCodesOf(route), ...always]) expect(codes, `${route.doc.operationId} ${code}`).toContain(code);
       const statuses = Object.keys(openApi.paths[route.path][route.method.toLowerCase()].responses).map(Number);
       for (const [status, code] of linked) {
         expect(ERRORS[code].status, `${route.doc.operationId} ${code}`).toBe(status);

@@ -12,7 +12,7 @@ describe('403 forbidden_scope', () => {
       path: '/api/v1/scope-probe',
       access: { kind: 'key', scope: 'documents:create' },
       versioned: true,
-      doc: { operationId: 'probe', summary: 'probe', description: 'probe', tag: 'Meta', responses: {}, errors: [] },
+      doc: { operationId: 'probe', summary: 'probe', description: 'probe', tag: 'Meta', responses: {} },
       handle: () => json({ ok: true }),
     });
     const probeApp = await createTestApp({ routes: [...ROUTES, finalsOnly] });

@@ -129,7 +129,7 @@ describe('log lines', () => {
       path: '/api/v1/failing-probe',
       access: { kind: 'public' },
       versioned: false,
-      doc: { operationId: 'failingProbe', summary: 'probe', description: 'probe', tag: 'Meta', responses: {}, errors: [] },
+      doc: { operationId: 'failingProbe', summary: 'probe', description: 'probe', tag: 'Meta', responses: {} },
       handle() {
         throw new Error('boom: an unexpected fault');
       },

@@ -20,7 +20,7 @@ describe('internal errors', () => {
       path: '/api/v1/fail',
       access: { kind: 'public' },
       versioned: true,
-      doc: { operationId: 'fail', summary: 'fail', description: 'fail', tag: 'Meta', responses: {}, errors: [] },
+      doc: { operationId: 'fail', summary: 'fail', description: 'fail', tag: 'Meta', responses: {} },
       handle() {
         throw new Error('secret database detail at /srv/app/src/db.ts:12');
       },

@@ -351,7 +351,7 @@ describe('Settings: the mail goes out after the answer, which tells nothing of w
       path: '/settings/background-probe',
       access: { kind: 'public' },
       versioned: false,
-      doc: { operationId: 'probe', summary: 'probe', description: 'probe', tag: 'Meta', responses: {}, errors: [] },
+      doc: { operationId: 'probe', summary: 'probe', description: 'probe', tag: 'Meta', responses: {} },
       handle(context) {
         context.waitUntil(Promise.reject(new Error('550 <victim@example.com> token=abc')));
         return new Response('answered');

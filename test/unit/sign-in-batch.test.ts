@@ -20,6 +20,11 @@ describe('the sign-in batch: statements added by name, answers read by name', ()
     expect(answers.prepared).toEqual({ now: 5 });
   });
 
+  it('refuses a name added twice, whose first answers the second would hide', () => {
+    const part = new SignInPart<'record', undefined>(undefined).add('record', [statement('read')]);
+    expect(() => part.add('record', [statement('again')])).toThrow(/part record already/);
+  });
+
   it('refuses answers that do not match the statements sent, and rows of a part that has none', () => {
     const part = new SignInPart<'record', undefined>(undefined).add('record', [statement('read')]);
     expect(() => part.answered([])).toThrow(/0 answers to 1 statements/);
