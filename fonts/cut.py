@@ -1,5 +1,5 @@
 """Cuts the bundled fonts from Debian's Noto fonts (fonts/README.md says why and what is kept) and writes
-src/render/font-coverage.ts, the characters each fallback face maps.
+src/render/text/font-coverage.ts, the characters each fallback face maps.
 
 Run with Debian's python3 and python3-fonttools, with fonts-noto-core and fonts-noto-cjk installed, after npm ci:
     /usr/bin/python3 fonts/cut.py
@@ -24,7 +24,7 @@ CJK_FACE_INDEX = 2
 # The largest distance, in font units (1000 to the em), between a cubic curve and its quadratic replacement.
 CJK_MAX_ERROR = 1.0
 TARGET = Path(__file__).resolve().parent
-COVERAGE = TARGET.parent / 'src' / 'render' / 'font-coverage.ts'
+COVERAGE = TARGET.parent / 'src' / 'render' / 'text' / 'font-coverage.ts'
 # The one table of the scripts drawn beyond Latin (src/contract/scripts.ts explains its columns).
 SCRIPTS = json.loads((TARGET.parent / 'src' / 'contract' / 'scripts.json').read_text())['scripts']
 # Monochrome Noto Emoji (outlines), from the npm package @fontsource/noto-emoji (a development dependency): its
@@ -290,7 +290,7 @@ def main() -> None:
         del emoji[tag]
     # HarfBuzz draws a variation selector inside a sequence (❤️) as the font's space glyph with no advance; the PDF
     # takes a glyph's width from the font, so the space is made as wide as that: nothing. The service never sets a
-    # space in the emoji face (src/render/typeset.ts itemize).
+    # space in the emoji face (src/render/text/typeset.ts itemize).
     emoji['hmtx']['space'] = (0, 0)
     cut_fallback(emoji, 'NotoEmoji-Regular.ttf')
     faces.append(('NotoEmoji-Regular.ttf', 'emoji', 'regular'))

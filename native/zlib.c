@@ -1,9 +1,9 @@
 /*
  * zlib compression for the PDF writer: libdeflate (native/libdeflate, unchanged) built freestanding for
  * wasm32, with no libc and no imports. Built by scripts/build-deflate-wasm.sh into native/zlib.wasm, which
- * src/render/zlib.ts drives; the same wasm code on Bun, Node and workerd writes the same bytes.
+ * src/render/pdf/zlib.ts drives; the same wasm code on Bun, Node and workerd writes the same bytes.
  *
- * Also the coder of src/render/literal-deflate.ts's blocks of literals (literal_block).
+ * Also the coder of src/render/pdf/literal-deflate.ts's blocks of literals (literal_block).
  *
  * Memory: the compressors and the literal blocks' code tables are the only allocations (from a bump allocator,
  * never freed: one compressor per level and one table per code, kept for the life of the instance). Input and output share one scratch area at the top of the heap, reused by
@@ -61,14 +61,14 @@ __attribute__((export_name("zlib_compress"))) size_t zlib_compress(struct libdef
   return libdeflate_zlib_compress(compressor, in, length, out, capacity);
 }
 
-/* `size` bytes kept as long as the instance: the code tables of src/render/literal-deflate.ts. 0 when memory cannot grow. */
+/* `size` bytes kept as long as the instance: the code tables of src/render/pdf/literal-deflate.ts. 0 when memory cannot grow. */
 __attribute__((export_name("keep_bytes"))) void *keep_bytes(size_t size) { return allocate(size); }
 
 /* The Adler-32 of `length` bytes at `in`. */
 __attribute__((export_name("adler32"))) unsigned adler32(const void *in, size_t length) { return libdeflate_adler32(1, in, length); }
 
 /*
- * A block of literals for src/render/literal-deflate.ts, after a header the caller wrote: the `length` bytes at
+ * A block of literals for src/render/pdf/literal-deflate.ts, after a header the caller wrote: the `length` bytes at
  * `in`, each as its code from `codes` (per byte value the code's bits in the low 16 and its length above, 0 for a
  * byte without a code; index 256 the end of the block), written at `out` after the `count` bits of `bits` that the
  * header left; then the end of the block, the three bits of an empty stored block's header, padding to a byte and

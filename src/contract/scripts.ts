@@ -2,14 +2,14 @@ import table from './scripts.json' with { type: 'json' };
 
 /**
  * How a script's text breaks into lines beyond spaces: `spaces` (words are separated by spaces), `thai-dictionary`
- * (the Thai word list, src/render/thai-words.ts), `syllables` (no spaces between words, no dictionary here: lines
+ * (the Thai word list, src/render/text/thai-words.ts), `syllables` (no spaces between words, no dictionary here: lines
  * break between orthographic syllables, never inside one).
  */
 export type ScriptBreaks = 'spaces' | 'thai-dictionary' | 'syllables';
 
 /** One writing system drawn beyond Latin: a row of scripts.json. */
 export interface Script {
-  /** The fallback family its font is listed under in src/render/font-coverage.ts. */
+  /** The fallback family its font is listed under in src/render/text/font-coverage.ts. */
   readonly family: string;
   /** How docs/rendering.md, the errors page and the refusal of undrawable characters name it. */
   readonly label: string;

@@ -1,5 +1,5 @@
 import { LIMITS } from '../contract/limits.ts';
-import type { TotalsRow } from '../render/document.ts';
+import type { TotalsRow } from '../render/layout/document.ts';
 import type { Session } from '../settings/sessions.ts';
 import type { TemplateDefinition } from '../templates/template.ts';
 import { DEFAULT_PAPER, type FormField, type FormValues, ITEM_MEMBERS, ITEM_ROWS, itemPath, PAPER_CHOICES } from './document-form.ts';

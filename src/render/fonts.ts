@@ -1,16 +1,17 @@
 import fontkit from '@pdf-lib/fontkit';
-import { LINE_FEED } from './ascii-buffer.ts';
 import { EngineUnavailable } from './errors.ts';
-import type { FontFace, FontWeight, ScriptFace } from './faces.ts';
-import { covers, fallbacksOf } from './fallback.ts';
-import type { FallbackFaceInfo } from './font-coverage.ts';
-import { type HarfBuzz, instantiateHarfBuzz } from './harfbuzz.ts';
+import { LINE_FEED } from './pdf/ascii-buffer.ts';
+import { FontEmbedding } from './pdf/fonts/font-embedding.ts';
+import { instantiateZlib, type Zlib } from './pdf/zlib.ts';
 import { SeenBefore } from './seen-before.ts';
-import { createShaper } from './shaping.ts';
-import { isDefaultIgnorable } from './text.ts';
-import { readTrueType, withoutOutlines } from './truetype.ts';
-import { type SetLine, setLine } from './typeset.ts';
-import { instantiateZlib, type Zlib } from './zlib.ts';
+import type { FontFace, FontWeight, ScriptFace } from './text/faces.ts';
+import { covers, fallbacksOf } from './text/fallback.ts';
+import type { FallbackFaceInfo } from './text/font-coverage.ts';
+import { type HarfBuzz, instantiateHarfBuzz } from './text/harfbuzz.ts';
+import { createShaper } from './text/shaping.ts';
+import { isDefaultIgnorable } from './text/text.ts';
+import { readTrueType, withoutOutlines } from './text/truetype.ts';
+import { cjkLanguageOfLine, type SetLine, setLine } from './text/typeset.ts';
 
 /**
  * Text of one weight in every script the bundled fonts cover: the Latin face first, then the script faces by
@@ -23,6 +24,11 @@ export interface TextFace {
   widthOf(text: string, size: number): number;
   /** A line; Han characters in the regional forms of `cjkLanguage` (`cjkLanguageOf` its value) when given. */
   setLine(text: string, cjkLanguage?: string): SetLine;
+  /**
+   * A line as the document begun last draws it (startDocument): its Han characters in the regional forms of the
+   * value it is part of (cjkLanguageOfLine).
+   */
+  drawnLine(text: string): SetLine;
 }
 
 export interface FontSet {
@@ -33,12 +39,15 @@ export interface FontSet {
   /** Loads script faces a layout asked for (FontsNotLoaded); from then on they draw synchronously. */
   load(faces: readonly FallbackFaceInfo[]): Promise<void>;
   /**
-   * Begins a document: the lines set from now on are the document's, kept past it only when an earlier document
-   * set them too. Layouts are synchronous, so one document is laid out at a time.
+   * Begins a document, whose request's text values are `values` (drawnLine): the lines set from now on are the
+   * document's, kept past it only when an earlier document set them too. Layouts are synchronous, so one document is
+   * laid out at a time.
    */
-  startDocument(): void;
+  startDocument(values: readonly string[]): void;
   /** The compressor of the PDF's streams, the embedded font files among them. */
   readonly zlib: Zlib;
+  /** What embedding the set's faces keeps from one document to the next: their stable subsets, recent subsets. */
+  readonly embedding: FontEmbedding;
 }
 
 /** Where the script faces and the shaper come from in a runtime: files on Bun and Node, static assets on Workers. */
@@ -123,14 +132,16 @@ export function loadFonts(files: FontFiles): FontSet {
   const scriptFace = (info: FallbackFaceInfo): ScriptFace | undefined => loaded.get(info.file);
 
   /**
-   * The lines of the document being laid out, per weight, and its number: a line is kept past its document only
-   * when an earlier document set it too (SeenBefore); until then its document keeps it, as a text is set more than
-   * once in a document (measured, then drawn; labels on every page).
+   * The lines of the document being laid out, per weight, its number and its values: a line is kept past its
+   * document only when an earlier document set it too (SeenBefore); until then its document keeps it, as a text is
+   * set more than once in a document (measured, then drawn; labels on every page).
    */
   const documentLines: SetLines[] = [];
   let documentNumber = 0;
-  const startDocument = () => {
+  let documentValues: readonly string[] = [];
+  const startDocument = (values: readonly string[]) => {
     documentNumber = (documentNumber + 1) & 0x3fffffff;
+    documentValues = values;
     for (const lines of documentLines) lines.clear();
   };
 
@@ -177,6 +188,7 @@ export function loadFonts(files: FontFiles): FontSet {
       draws: (codePoint) => face.glyphOf(codePoint) !== undefined || firstCovering(codePoint) >= 0,
       widthOf: (text, size) => (face.drawsAlone(text) ? face.widthOf(text, size) : (set(text).width * size) / 1000),
       setLine: set,
+      drawnLine: (text) => set(text, cjkLanguageOfLine(text, documentValues)),
     };
   };
 
@@ -234,5 +246,6 @@ export function loadFonts(files: FontFiles): FontSet {
     return found ? [...found] : [];
   };
 
-  return { regular, bold: textFace('bold'), undrawable, load, startDocument, zlib: instantiateZlib(files.zlib) };
+  const zlib = instantiateZlib(files.zlib);
+  return { regular, bold: textFace('bold'), undrawable, load, startDocument, zlib, embedding: new FontEmbedding(zlib) };
 }

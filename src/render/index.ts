@@ -1,9 +1,9 @@
 import type { Paper } from '../contract/document-options.ts';
-import { BusinessDocument, PAPER_SIZES } from './document.ts';
 import { UndrawableText } from './errors.ts';
-import { FontsNotLoaded } from './fallback.ts';
 import type { FontSet } from './fonts.ts';
-import { writePdf } from './pdf-writer.ts';
+import { BusinessDocument, PAPER_SIZES } from './layout/document.ts';
+import { writePdf } from './pdf/pdf-writer.ts';
+import { FontsNotLoaded } from './text/fallback.ts';
 
 const PREVIEW_TITLE = 'Preview – not a valid document';
 
@@ -45,7 +45,7 @@ export async function renderPdf(input: RenderInput, fonts: FontSet): Promise<Uin
 }
 
 function layOutAndWrite(input: RenderInput, fonts: FontSet): Uint8Array<ArrayBuffer> {
-  fonts.startDocument();
+  fonts.startDocument(input.values.map((value) => value.text));
   const document = new BusinessDocument(fonts, input.paper, `${input.title} (continued)`);
   input.layout(document);
   const pages = document.finish(input.footer, input.preview);
@@ -56,6 +56,5 @@ function layOutAndWrite(input: RenderInput, fonts: FontSet): Uint8Array<ArrayBuf
     language: input.language,
     structure: document.structure,
     fonts,
-    values: input.values.map((value) => value.text),
   });
 }

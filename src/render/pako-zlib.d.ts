@@ -1,6 +1,7 @@
 /**
- * Typings of pako 1.0.11's zlib port (@types/pako covers only its wrapper): the parts src/render/deflate.ts uses
- * to keep one deflate state and reset it, where the wrapper allocates a new one (about 300 KB) per call.
+ * Typings of pako 1.0.11's zlib port (@types/pako covers only its wrapper): the parts src/render/pdf/deflate.ts uses
+ * to keep one deflate state and reset it, where the wrapper allocates a new one (about 300 KB) per call. Here, not
+ * beside deflate.ts, as tsconfig.worker.json names this path.
  */
 declare module 'pako/lib/zlib/zstream.js' {
   export default class ZStream {

@@ -1,5 +1,5 @@
 import { type Decimal, formatGrouped, formatQuantity, formatUnitPrice } from '../money/decimal.ts';
-import type { Column } from '../render/document.ts';
+import type { Column } from '../render/layout/document.ts';
 import type { LineItem } from './field-types.ts';
 import { lineAmount } from './totals.ts';
 

@@ -1,5 +1,5 @@
-import type { BusinessDocument, TotalsRow } from '../render/document.ts';
-import { layoutValues } from '../render/text.ts';
+import type { BusinessDocument, TotalsRow } from '../render/layout/document.ts';
+import { layoutValues } from '../render/text/text.ts';
 import type { TemplateDefinition } from './template.ts';
 import type { Totals } from './totals.ts';
 

@@ -3,9 +3,9 @@ import * as v from 'valibot';
 import { LOCALES, type Mode, OUTPUT_FORMAT, PAPERS, type Paper } from '../contract/document-options.ts';
 import { LIMITS } from '../contract/limits.ts';
 import { JsonNumber } from '../json/parse.ts';
-import type { BusinessDocument } from '../render/document.ts';
 import type { RenderInput } from '../render/index.ts';
-import { layoutValues } from '../render/text.ts';
+import type { BusinessDocument } from '../render/layout/document.ts';
+import { layoutValues } from '../render/text/text.ts';
 import type { FieldType, Problem } from './field-types.ts';
 import type { Totals } from './totals.ts';
 

@@ -184,6 +184,20 @@ describe('payment codes through the API', () => {
       [['invalid_qr_reference', 'fields.qr_reference']],
     ],
     ['a country that is none', { ...SWISS, payee_country: 'C1' }, [['invalid_country', 'fields.payee_country']]],
+    ['two letters that are no ISO 3166-1 country', { ...SWISS, payee_country: 'XX' }, [['invalid_country', 'fields.payee_country']]],
+    [
+      'a Swiss QR-bill whose values take more than the 997 bytes its code carries',
+      {
+        ...SWISS,
+        seller_name: '€'.repeat(70),
+        payee_street: '€'.repeat(70),
+        payee_building_number: '€'.repeat(16),
+        payee_postal_code: '€'.repeat(16),
+        payee_town: '€'.repeat(35),
+        invoice_number: '€'.repeat(132),
+      },
+      [['too_long_for_payment_code', 'fields.payment_code']],
+    ],
     ['a Swiss QR-bill without a town', { ...SWISS, payee_town: undefined }, [['requires_field', 'fields.payment_code']]],
     ['a Swiss QR-bill in US dollars', { ...SWISS, currency: 'USD' }, [['payment_code_currency', 'fields.payment_code']]],
     [

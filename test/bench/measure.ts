@@ -37,7 +37,7 @@ const POOL_BITS = 9;
 
 /**
  * The request of a script invoice as call `call` of WARMUP + RUNS renders it: with a new glyph set in every font.
- * The PDF writer keeps the subsets of the last 64 glyph sets (pdf-writer.ts), and a benchmark that rendered one
+ * The PDF writer keeps the subsets of the last 64 glyph sets (src/render/pdf/fonts/subset-cache.ts), and a benchmark that rendered one
  * document over and over would time that cache, not the subsetting each new customer's invoice costs. So the
  * first item's description (regular weight) and the client's name (bold) each get a word per font the invoice
  * draws with, made of the characters of the font's pool (not otherwise in the invoice) chosen by the bits of

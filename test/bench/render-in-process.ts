@@ -37,7 +37,7 @@ function requestsOf(texts: readonly string[]): Requests {
 
 /**
  * The subset names of a PDF's fonts, `TAG+PostScriptName`, each once; the tag is a hash of the subset's glyphs. The
- * font dictionaries are in the PDF's one object stream (src/render/pdf-file.ts).
+ * font dictionaries are in the PDF's one object stream (src/render/pdf/pdf-file.ts).
  */
 function subsetNames(pdf: Uint8Array): string[] {
   const file = new TextDecoder('latin1').decode(pdf);

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { FALLBACK_FACES } from '../../src/render/font-coverage.ts';
+import { FALLBACK_FACES } from '../../src/render/text/font-coverage.ts';
 import { TEMPLATES } from '../../src/templates/registry.ts';
 import { freePort, startProcess } from '../support/processes.ts';
 import { fixtureText } from '../support/requests.ts';

@@ -1,6 +1,6 @@
 import { PDFHexString } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { AsciiBuffer, decimalText } from '../../src/render/ascii-buffer.ts';
+import { AsciiBuffer, decimalText } from '../../src/render/pdf/ascii-buffer.ts';
 
 describe('AsciiBuffer.integer', () => {
   it('writes a non-negative integer as String does (object numbers, offsets, MCIDs)', () => {

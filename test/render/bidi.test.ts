@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import bidiFactory from 'bidi-js';
 import { describe, expect, it } from 'vitest';
-import { embeddingLevels, firstParagraphLevel } from '../../src/render/bidi.ts';
+import { embeddingLevels, firstParagraphLevel } from '../../src/render/text/bidi.ts';
 
 /** Unicode's own conformance data for UAX #9 (Debian's unicode-data 15.0.0; .ci/run installs it). */
 const BIDI_CHARACTER_TEST = '/usr/share/unicode/BidiCharacterTest.txt';

@@ -2,7 +2,7 @@ import { inflateSync } from 'node:zlib';
 import pako from 'pako';
 import { describe, expect, it } from 'vitest';
 import { concatBytes } from '../../src/bytes.ts';
-import { deflatePiece, partOf, storedPiece, zlibOfParts } from '../../src/render/deflate.ts';
+import { deflatePiece, partOf, storedPiece, zlibOfParts } from '../../src/render/pdf/deflate.ts';
 import { sampleBytes } from '../support/sample-bytes.ts';
 
 describe('deflate pieces with a kept state (issue 19)', () => {

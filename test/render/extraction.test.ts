@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/json/parse.ts';
-import { BusinessDocument } from '../../src/render/document.ts';
 import { renderPdf } from '../../src/render/index.ts';
+import { BusinessDocument } from '../../src/render/layout/document.ts';
 import { renderInput } from '../../src/templates/template.ts';
 import { CORPUS } from '../fixtures/scripts/corpus.ts';
 import { testFonts } from '../support/app.ts';
@@ -69,7 +69,7 @@ type Extractor = 'pdftotext' | 'pdftotext -layout' | 'pdf.js' | 'mutool';
  *   gets that mark first («بِ» gives «ِب»).
  * - pdf.js makes a text item per font and per jump of the pen back to the left, turns an item with
  *   right-to-left letters around on its own, and drops the white space at either end of an item. A line
- *   with right-to-left text is drawn in the logical order of its runs (pdf-writer.ts stretchesOf), its edge
+ *   with right-to-left text is drawn in the logical order of its runs (pdf/content/stretches.ts), its edge
  *   spaces shown by the glyphs beside them (typeset.ts keepEdgeSpaces, latinNeutrals), so digits, brackets and
  *   punctuation the Latin face draws between right-to-left words come back in place («תודה!», «(عدد ٣)»,
  *   «25, תל»). What is left: a space alone between a number the Latin face draws and a right-to-left word
@@ -139,7 +139,7 @@ const EXPECTED_DIFFERENCES: Readonly<Record<string, Differences>> = {
  * The invoices whose every line MuPDF's mutool (issue 37's third reader) gives back as sent. On the others it
  * does not, measured with mupdf-tools 1.21 (84 lines in all, 2026-12-06), for three reasons:
  * - a glyph that shows no text of its own (the second glyph of a two-part vowel, a part of a conjunct, a
- *   variation selector in an emoji sequence) maps to WORD JOINER in ToUnicode (pdf-writer.ts SHOWS_NOTHING), which
+ *   variation selector in an emoji sequence) maps to WORD JOINER in ToUnicode (pdf/fonts/to-unicode.ts SHOWS_NOTHING), which
  *   pdf.js skips and mutool copies: «തോ\u2060മസ്» (Malayalam, Hindi, Bengali, Tamil, Thai, Telugu, Gujarati,
  *   Punjabi, Odia, Sinhala, Myanmar, Khmer, Tibetan). Tried on 2026-12-06: an empty mapping, U+200B, U+200C, U+00AD
  *   and U+FEFF; mutool copies each of them too, and pdf.js then gets 1 to 6 lines a script wrong (empty, U+FEFF)

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import fontkit from '@pdf-lib/fontkit';
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_FACES } from '../../src/render/font-coverage.ts';
+import { FALLBACK_FACES } from '../../src/render/text/font-coverage.ts';
 
 const fontPath = (file: string) => new URL(`../../fonts/${file}`, import.meta.url);
 /** The code points the font's cmap maps to a glyph (fontkit's characterSet also lists U+FFFF, which a format 4

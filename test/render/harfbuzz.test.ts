@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readHarfBuzzModule } from '../../src/render/font-files.ts';
-import { type HarfBuzzFace, instantiateHarfBuzz } from '../../src/render/harfbuzz.ts';
+import { type HarfBuzzFace, instantiateHarfBuzz } from '../../src/render/text/harfbuzz.ts';
 import { corpusFaces, fontPath } from '../fixtures/scripts/corpus.ts';
 
 let faceOf: (name: string) => HarfBuzzFace;

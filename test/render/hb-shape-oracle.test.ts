@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { HarfBuzzFace, HarfBuzzGlyph, ShapeOptions } from '../../src/render/harfbuzz.ts';
+import type { HarfBuzzFace, HarfBuzzGlyph, ShapeOptions } from '../../src/render/text/harfbuzz.ts';
 import { CORPUS, corpusFaces, fontPath } from '../fixtures/scripts/corpus.ts';
 import { tempDir } from '../support/processes.ts';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { breakOpportunities, splitsCluster } from '../../src/render/line-breaks.ts';
+import { breakOpportunities, splitsCluster } from '../../src/render/text/line-breaks.ts';
 
 /** The word cut at every place breakOpportunities gives. */
 const pieces = (word: string): string[] => {

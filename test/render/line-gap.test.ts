@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseDocumentRequest } from '../../src/documents/request.ts';
 import { parseJson } from '../../src/json/parse.ts';
-import { BusinessDocument } from '../../src/render/document.ts';
-import { FALLBACK_FACES } from '../../src/render/font-coverage.ts';
+import { BusinessDocument } from '../../src/render/layout/document.ts';
+import { FALLBACK_FACES } from '../../src/render/text/font-coverage.ts';
 import { renderInput } from '../../src/templates/template.ts';
 import { testFonts } from '../support/app.ts';
 import { finalBody, INVOICE_FIELDS } from '../support/requests.ts';

@@ -3,10 +3,10 @@ import pako from 'pako';
 import pakoAdler32 from 'pako/lib/zlib/adler32.js';
 import { describe, expect, it } from 'vitest';
 import { concatBytes } from '../../src/bytes.ts';
-import { adler32, combinedAdler32, deflatePiece, partOf, storedPiece, zlibOfParts } from '../../src/render/deflate.ts';
 import { readFontFiles, readZlibModule } from '../../src/render/font-files.ts';
-import { LiteralCode } from '../../src/render/literal-deflate.ts';
-import { instantiateZlib } from '../../src/render/zlib.ts';
+import { adler32, combinedAdler32, deflatePiece, partOf, storedPiece, zlibOfParts } from '../../src/render/pdf/deflate.ts';
+import { LiteralCode } from '../../src/render/pdf/literal-deflate.ts';
+import { instantiateZlib } from '../../src/render/pdf/zlib.ts';
 import { sampleBytes } from '../support/sample-bytes.ts';
 
 const inflatesTo = (stream: Uint8Array, whole: Uint8Array) => {

@@ -20,10 +20,11 @@ import {
   pixPayload,
   qrBillAmount,
   qrBillPayload,
+  qrModules,
   qrReferenceOf,
   upiPayload,
 } from '../../src/templates/invoice/payment-codes.ts';
-import { type PdfJsStructureNode, pdfJsStructureTree, pdftotext } from '../support/pdf.ts';
+import { type PdfJsStructureNode, pdfJsStructureTree, pdftotext, readPdf } from '../support/pdf.ts';
 import { tempDir } from '../support/processes.ts';
 import { renderBody } from '../support/render.ts';
 import { finalBody, INVOICE_FIELDS } from '../support/requests.ts';
@@ -162,6 +163,16 @@ describe('payment code payloads, against well-kept libraries of each scheme and 
     for (const iban of ['CH4431999123000889012', 'CH9300762011623852957', 'LI0308800000022875748', 'CH5630000001234567890']) {
       expect(isQrIban(iban), iban).toBe(isQRIBAN(iban));
     }
+  });
+
+  it('Swiss QR code versions: 7 to 13 become 14 (no alignment pattern under the cross); none goes above 25', () => {
+    const versionOf = (modules: boolean[][]) => (modules.length - 17) / 4;
+    expect(versionOf(qrModules('x'.repeat(150)))).toBe(8);
+    expect(versionOf(qrModules('x'.repeat(150), { clearCentre: true }))).toBe(14);
+    expect(versionOf(qrModules('x'.repeat(500), { clearCentre: true }))).toBe(versionOf(qrModules('x'.repeat(500))));
+    const near997 = 'ü'.repeat(490);
+    expect(versionOf(qrModules(near997, { clearCentre: true }))).toBe(versionOf(qrModules(near997)));
+    expect(versionOf(qrModules(near997, { clearCentre: true }))).toBeLessThanOrEqual(25);
   });
 
   it('Swiss QR-bill amounts: two decimals, thousands separated by spaces', () => {
@@ -340,6 +351,33 @@ describe('the Swiss QR-bill on the invoice: payment part and receipt at the foot
     expect(payload!.split('\n').slice(27, 29)).toEqual(['SCOR', 'RF18539007547034']);
     expect(pdftotext(bytes)).toContain('17 500.00');
     expect(await figureAlts(bytes, 2)).toEqual(['Swiss QR-bill QR code: pay CHF 17 500.00 to Robert Schneider AG.']);
+  });
+
+  it('keeps the longest values inside the slip: smaller sizes, then lines cut, never past its margins or over the amounts', async () => {
+    const longest = {
+      ...SWISS,
+      payee_iban: 'CH93 0076 2011 6238 5295 7',
+      qr_reference: undefined,
+      seller_name: 'W'.repeat(70),
+      payee_street: 'W'.repeat(70),
+      payee_building_number: 'W'.repeat(16),
+      payee_postal_code: 'W'.repeat(16),
+      payee_town: 'W'.repeat(35),
+      invoice_number: 'W'.repeat(132),
+    };
+    const bytes = await renderBody(finalBody('invoice', { ...INVOICE_FIELDS, ...longest }));
+    const [page] = (await readPdf(bytes)).pages;
+    const millimetre = 72 / 25.4;
+    // pdf.js gives each text's baseline from the page's foot: every one at least the slip's 5 mm margin up.
+    for (const item of page!.items) expect(item.y, item.text).toBeGreaterThanOrEqual(5 * millimetre);
+    const receipt = page!.items.filter((item) => item.x < 62 * millimetre);
+    const lowest = (text: string) => Math.min(...receipt.filter((item) => item.text === text).map((item) => item.y));
+    expect(lowest('Payable by (name/address)'), 'the receipt keeps its sections above its amounts').toBeGreaterThan(lowest('Currency'));
+    // Below each Payable by heading the box where the payer writes: its corner marks (6 mm) within the margin (5 mm).
+    for (const heading of page!.items.filter((item) => item.text === 'Payable by (name/address)')) {
+      expect(heading.y, `Payable by at x ${heading.x.toFixed(0)}`).toBeGreaterThanOrEqual(12 * millimetre);
+    }
+    expect(decodedCodes(bytes)).toHaveLength(1);
   });
 
   it('prints no payment part when the balance due is 0: a paid invoice asks for no payment', async () => {

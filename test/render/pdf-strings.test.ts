@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PAPER_SIZES } from '../../src/render/document.ts';
-import { writePdf } from '../../src/render/pdf-writer.ts';
-import { StructureElement } from '../../src/render/structure.ts';
+import { PAPER_SIZES } from '../../src/render/layout/document.ts';
+import { StructureElement } from '../../src/render/layout/structure.ts';
+import { writePdf } from '../../src/render/pdf/pdf-writer.ts';
 import { type Caller, seedCaller } from '../support/accounts.ts';
 import { createTestApp, type TestApp, testFonts } from '../support/app.ts';
 import { pdfObjects, qpdfCheck, readPdf } from '../support/pdf.ts';
@@ -83,7 +83,6 @@ describe('strings in PDF objects are data, never syntax (issue 12 item 2)', () =
       language: 'en',
       structure,
       fonts: testFonts(),
-      values: [],
     });
     expect(qpdfCheck(bytes).status).toBe(0);
     expectOnlyUriActions(bytes, target);

@@ -1,7 +1,7 @@
 import fontkit from '@pdf-lib/fontkit';
 import { describe, expect, it } from 'vitest';
 import { readFontFiles } from '../../src/render/font-files.ts';
-import { isCombiningMark, isDefaultIgnorable } from '../../src/render/text.ts';
+import { isCombiningMark, isDefaultIgnorable } from '../../src/render/text/text.ts';
 import { testFonts } from '../support/app.ts';
 
 describe('the glyph positioning read from GPOS is what fontkit applies (its GPOS processor as the reference)', () => {

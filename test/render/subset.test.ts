@@ -2,7 +2,14 @@ import fontkit from '@pdf-lib/fontkit';
 import { describe, expect, it } from 'vitest';
 import { concatBytes } from '../../src/bytes.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
-import { closeGlyphSet, glyphDataLength, knownGlyphs, readTrueType, subsetTrueType, tableChecksum } from '../../src/render/truetype.ts';
+import {
+  closeGlyphSet,
+  glyphDataLength,
+  knownGlyphs,
+  readTrueType,
+  subsetTrueType,
+  tableChecksum,
+} from '../../src/render/text/truetype.ts';
 
 const bytes = readFontFiles().regular;
 const font = readTrueType(bytes);

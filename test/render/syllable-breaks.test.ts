@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breakOpportunities } from '../../src/render/line-breaks.ts';
+import { breakOpportunities } from '../../src/render/text/line-breaks.ts';
 
 /** The word with a bar at each place a line may break. */
 function marked(word: string): string {

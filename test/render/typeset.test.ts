@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PAPER_SIZES } from '../../src/render/document.ts';
-import { FontsNotLoaded } from '../../src/render/fallback.ts';
-import { Flow } from '../../src/render/flow.ts';
-import { FALLBACK_FACES } from '../../src/render/font-coverage.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
 import { loadFonts } from '../../src/render/fonts.ts';
-import { StructureElement } from '../../src/render/structure.ts';
-import { cjkLanguageOf, cjkLanguageOfLine, type SetLine } from '../../src/render/typeset.ts';
+import { PAPER_SIZES } from '../../src/render/layout/document.ts';
+import { Flow } from '../../src/render/layout/flow.ts';
+import { StructureElement } from '../../src/render/layout/structure.ts';
+import { FontsNotLoaded } from '../../src/render/text/fallback.ts';
+import { FALLBACK_FACES } from '../../src/render/text/font-coverage.ts';
+import { cjkLanguageOf, cjkLanguageOfLine, type SetLine } from '../../src/render/text/typeset.ts';
 import { testFonts } from '../support/app.ts';
 import { wrappedTexts } from '../support/wrapped-texts.ts';
 

@@ -1,8 +1,8 @@
 import fontkit from '@pdf-lib/fontkit';
 import { describe, expect, it } from 'vitest';
-import { PREVIEW_MARK } from '../../src/render/document.ts';
 import { readFontFiles } from '../../src/render/font-files.ts';
-import { layoutText } from '../../src/render/text.ts';
+import { PREVIEW_MARK } from '../../src/render/layout/document.ts';
+import { layoutText } from '../../src/render/text/text.ts';
 import { testFonts } from '../support/app.ts';
 import { type PdfPage, pdftotext, qdf, readPdf } from '../support/pdf.ts';
 import { renderBody } from '../support/render.ts';

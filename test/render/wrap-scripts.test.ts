@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TextFace } from '../../src/render/fonts.ts';
-import { splitsCluster } from '../../src/render/line-breaks.ts';
-import { isCombiningMark, isDefaultIgnorable } from '../../src/render/text.ts';
-import { wrapText } from '../../src/render/wrap.ts';
+import { splitsCluster } from '../../src/render/text/line-breaks.ts';
+import { isCombiningMark, isDefaultIgnorable } from '../../src/render/text/text.ts';
+import { wrapText } from '../../src/render/text/wrap.ts';
 import { testFonts } from '../support/app.ts';
 import { wrappedTexts } from '../support/wrapped-texts.ts';
 

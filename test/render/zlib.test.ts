@@ -2,7 +2,7 @@ import { inflateSync } from 'node:zlib';
 import pako from 'pako';
 import { describe, expect, it } from 'vitest';
 import { readZlibModule } from '../../src/render/font-files.ts';
-import { instantiateZlib } from '../../src/render/zlib.ts';
+import { instantiateZlib } from '../../src/render/pdf/zlib.ts';
 import { sampleBytes } from '../support/sample-bytes.ts';
 
 const zlib = instantiateZlib(readZlibModule());

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ERRORS } from '../../src/contract/errors.ts';
 import { DRAWN_SCRIPTS, SCRIPTS } from '../../src/contract/scripts.ts';
-import { FALLBACK_FACES } from '../../src/render/font-coverage.ts';
-import { languageOfText } from '../../src/render/structure.ts';
+import { languageOfText } from '../../src/render/layout/structure.ts';
+import { FALLBACK_FACES } from '../../src/render/text/font-coverage.ts';
 import { CORPUS } from '../fixtures/scripts/corpus.ts';
 import { ROOT } from '../support/processes.ts';
 

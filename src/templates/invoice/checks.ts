@@ -9,9 +9,12 @@ import {
   EPC_REMITTANCE_MAX_CHARS,
   isQrIban,
   PAYMENT_CODES,
+  paymentCodeInputOf,
   QR_BILL_COUNTRIES,
   QR_BILL_MESSAGE_MAX_CHARS,
+  QR_BILL_PAYLOAD_MAX_BYTES,
   QR_BILL_TEXT,
+  qrBillPayload,
 } from './payment-codes.ts';
 
 type InvoiceValues = CheckInput<typeof INVOICE_FIELDS>['values'];
@@ -27,7 +30,12 @@ const QR_BILL_TEXT_FIELDS = [
 ] as const satisfies readonly (keyof typeof INVOICE_FIELDS)[];
 
 /** The Swiss QR-bill's own rules: a CH or LI IBAN, the reference its IBAN takes, its characters, its message's length. */
-function qrBillProblems(values: InvoiceValues, sent: ReadonlySet<string>): Problem[] {
+function qrBillProblems(
+  values: InvoiceValues,
+  sent: ReadonlySet<string>,
+  balanceDue: Decimal | undefined,
+  currency: string | undefined,
+): Problem[] {
   const problems: Problem[] = [];
   const iban = values.payee_iban;
   if (iban !== undefined) {
@@ -56,6 +64,24 @@ function qrBillProblems(values: InvoiceValues, sent: ReadonlySet<string>): Probl
       path: ['invoice_number'],
       message: `A Swiss QR-bill's message (Invoice and the number) carries at most ${QR_BILL_MESSAGE_MAX_CHARS} characters.`,
     });
+  }
+  // The whole payload, once every part of it is known: letters beyond Latin-1 take two bytes each.
+  if (
+    !problems.length &&
+    balanceDue !== undefined &&
+    iban !== undefined &&
+    values.payee_postal_code &&
+    values.payee_town &&
+    values.payee_country
+  ) {
+    const bytes = new TextEncoder().encode(qrBillPayload(paymentCodeInputOf(values, balanceDue, currency ?? ''))).length;
+    if (bytes > QR_BILL_PAYLOAD_MAX_BYTES) {
+      problems.push({
+        code: 'too_long_for_payment_code',
+        path: ['payment_code'],
+        message: `A Swiss QR code carries at most ${QR_BILL_PAYLOAD_MAX_BYTES} bytes; these values take ${bytes}: shorten the name or the address.`,
+      });
+    }
   }
   return problems;
 }
@@ -88,7 +114,7 @@ function paymentCodeProblems(
       message: `A ${scheme.label} code carries at most ${EPC_MAX_AMOUNT}.`,
     });
   }
-  if (code === 'swiss_qr_bill') problems.push(...qrBillProblems(values, sent));
+  if (code === 'swiss_qr_bill') problems.push(...qrBillProblems(values, sent, balanceDue, currency));
   const name = values.seller_name;
   if (scheme.nameMaxChars !== undefined && name !== undefined && [...name].length > scheme.nameMaxChars) {
     problems.push({

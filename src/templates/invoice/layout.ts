@@ -1,12 +1,12 @@
-import type { Decimal } from '../../money/decimal.ts';
-import type { TotalsRow } from '../../render/document.ts';
-import type { QrBill } from '../../render/qr-bill.ts';
+import type { TotalsRow } from '../../render/layout/document.ts';
+import type { QrBill } from '../../render/layout/qr-bill.ts';
 import { itemColumns, itemRows, money, moneyWithCurrency, percentLabel } from '../layout-kit.ts';
 import type { LayoutInput } from '../template.ts';
 import type { INVOICE_FIELDS } from './fields.ts';
 import {
   PAYMENT_CODES,
   type PaymentCodeInput,
+  paymentCodeInputOf,
   paymentPayload,
   printedIban,
   printedQrReference,
@@ -17,29 +17,6 @@ import {
 } from './payment-codes.ts';
 
 type InvoiceValues = LayoutInput<typeof INVOICE_FIELDS>['values'];
-
-/** What every code is made from: the payee (the seller), the account fields, the amount and the invoice number. */
-function paymentCodeInput(values: InvoiceValues, amount: Decimal, currency: string): PaymentCodeInput {
-  return {
-    name: values.seller_name,
-    amount,
-    currency,
-    invoiceNumber: values.invoice_number,
-    iban: values.payee_iban,
-    bic: values.payee_bic,
-    creditorReference: values.creditor_reference,
-    upiId: values.upi_id,
-    pixKey: values.pix_key,
-    pixCity: values.pix_city,
-    link: values.payment_link,
-    street: values.payee_street,
-    buildingNumber: values.payee_building_number,
-    postalCode: values.payee_postal_code,
-    town: values.payee_town,
-    country: values.payee_country,
-    qrReference: values.qr_reference,
-  };
-}
 
 /**
  * The Swiss QR-bill's payment part and receipt: the account with the creditor's address as the code carries it, the
@@ -113,7 +90,7 @@ export function layoutInvoice({ document, values, totals, currency, digits }: La
   if (values.payment_link) document.link('Pay online', values.payment_link);
   const balanceDue = totals.balance_due!;
   const code = balanceDue.gt(0) ? values.payment_code : undefined;
-  const input = paymentCodeInput(values, balanceDue, currency);
+  const input = paymentCodeInputOf(values, balanceDue, currency);
   if (code && code !== 'swiss_qr_bill') {
     document.paymentCode('Pay by scanning', paymentCodeBlock(code, values, moneyWithCurrency(balanceDue, currency, digits), input));
   }

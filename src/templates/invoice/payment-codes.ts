@@ -24,6 +24,8 @@ export const PAYMENT_CODE_NAMES = Object.keys(PAYMENT_CODES) as PaymentCodeName[
 export const EPC_MAX_AMOUNT = '999999999.99';
 /** The longest unstructured message a Swiss QR-bill carries (`Invoice ` and the invoice number). */
 export const QR_BILL_MESSAGE_MAX_CHARS = 140;
+/** The most a Swiss QR code carries: 997 bytes of UTF-8, what version 25 holds at error correction M. */
+export const QR_BILL_PAYLOAD_MAX_BYTES = 997;
 /** The countries whose IBANs a Swiss QR-bill takes. */
 export const QR_BILL_COUNTRIES = ['CH', 'LI'] as const;
 /** The longest remittance text an EPC code carries. */
@@ -182,10 +184,24 @@ export function qrReferenceOf(text: string): string | undefined {
   return mod10Recursive(reference.slice(0, 26)) === Number(reference[26]) ? reference : undefined;
 }
 
-/** An ISO 3166-1 alpha-2 country code as a Swiss QR-bill carries it: two capital letters. */
+/** The 249 ISO 3166-1 alpha-2 country codes (as Debian's iso-codes 4.15.0 lists them). */
+const COUNTRIES = new Set(
+  (
+    'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS ' +
+    'BT BV BW BY BZ CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE ' +
+    'EG EH ER ES ET FI FJ FK FM FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM ' +
+    'HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC ' +
+    'LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA ' +
+    'NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW ' +
+    'SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO ' +
+    'TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW'
+  ).split(' '),
+);
+
+/** An ISO 3166-1 alpha-2 country code as a Swiss QR-bill carries it, in capitals; undefined for one that is none. */
 export function countryOf(text: string): string | undefined {
   const country = text.trim().toUpperCase();
-  return /^[A-Z]{2}$/.test(country) ? country : undefined;
+  return COUNTRIES.has(country) ? country : undefined;
 }
 
 /**
@@ -241,6 +257,48 @@ export interface PaymentCodeInput {
   readonly country?: string | undefined;
   readonly qrReference?: string | undefined;
   readonly currency?: string | undefined;
+}
+
+/** The invoice's values a code is made from (checked, in their normal forms). */
+interface PaymentCodeValues {
+  readonly seller_name?: string | undefined;
+  readonly invoice_number?: string | undefined;
+  readonly payee_iban?: string | undefined;
+  readonly payee_bic?: string | undefined;
+  readonly creditor_reference?: string | undefined;
+  readonly upi_id?: string | undefined;
+  readonly pix_key?: string | undefined;
+  readonly pix_city?: string | undefined;
+  readonly payment_link?: string | undefined;
+  readonly payee_street?: string | undefined;
+  readonly payee_building_number?: string | undefined;
+  readonly payee_postal_code?: string | undefined;
+  readonly payee_town?: string | undefined;
+  readonly payee_country?: string | undefined;
+  readonly qr_reference?: string | undefined;
+}
+
+/** What every code is made from: the payee (the seller), the account fields, the amount and the invoice number. */
+export function paymentCodeInputOf(values: PaymentCodeValues, amount: Decimal, currency: string): PaymentCodeInput {
+  return {
+    name: values.seller_name ?? '',
+    amount,
+    currency,
+    invoiceNumber: values.invoice_number ?? '',
+    iban: values.payee_iban,
+    bic: values.payee_bic,
+    creditorReference: values.creditor_reference,
+    upiId: values.upi_id,
+    pixKey: values.pix_key,
+    pixCity: values.pix_city,
+    link: values.payment_link,
+    street: values.payee_street,
+    buildingNumber: values.payee_building_number,
+    postalCode: values.payee_postal_code,
+    town: values.payee_town,
+    country: values.payee_country,
+    qrReference: values.qr_reference,
+  };
 }
 
 /** The reference a Swiss QR-bill carries: a QR reference (QR-IBAN), else the creditor reference (SCOR), else none. */
@@ -386,7 +444,7 @@ export function paymentPayload(code: PaymentCodeName, input: PaymentCodeInput): 
 export function qrModules(payload: string, options: { clearCentre?: boolean } = {}): boolean[][] {
   const modules = encoded(payload);
   const version = (modules.length - 17) / 4;
-  return options.clearCentre && centreAligned(version) ? encoded(payload, version - (version % 7) + 7) : modules;
+  return options.clearCentre && version < 14 && centreAligned(version) ? encoded(payload, 14) : modules;
 }
 
 /** The modules of `payload` at `version` (the smallest that holds it when none is given). */
@@ -400,7 +458,9 @@ function encoded(payload: string, version?: number): boolean[][] {
  * Whether a QR code version has an alignment pattern at its centre: versions 7 to 13, 21 to 27 and 35 to 40 (an odd
  * number of alignment coordinates, ISO/IEC 18004 Annex E). The Swiss cross covers the centre, and a decoder that
  * samples the grid by the alignment patterns (zbar) then reads nothing: measured, zbarimg read none of versions 9,
- * 10 and 12 with the cross at 100 to 300 dpi, and version 14 at all of them. So a Swiss QR code takes the next
- * version without one (14, 28), as its guidelines allow (up to version 25, modules of 0.4 mm at least: 0.63 mm at 14).
+ * 10 and 12 with the cross at 100 to 300 dpi, and version 14 at all of them. So a Swiss QR code that would be of
+ * version 7 to 13 takes version 14, as its guidelines allow (up to version 25, modules of 0.4 mm at least: 0.63 mm at
+ * 14); one of version 21 to 25 (a payload of mostly non-Latin-1 letters near every length limit) stays as it is, as
+ * no version up to 25 above it is free of a centre pattern.
  */
 const centreAligned = (version: number) => Math.floor(version / 7) % 2 === 1;

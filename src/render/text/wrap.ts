@@ -1,5 +1,5 @@
+import type { TextFace } from '../fonts.ts';
 import { directionMarkOf } from './bidi.ts';
-import type { TextFace } from './fonts.ts';
 import { breakOpportunities, splitsCluster } from './line-breaks.ts';
 import { SOFT_HYPHEN } from './text.ts';
 

@@ -1,7 +1,7 @@
+import type { FontSet } from '../fonts.ts';
+import { type WrappedLine, wrapText } from '../text/wrap.ts';
 import type { Canvas, Rgb, TextStyle } from './canvas.ts';
-import type { FontSet } from './fonts.ts';
 import type { Artifact, StructureElement } from './structure.ts';
-import { wrapText } from './wrap.ts';
 
 /** Points per millimetre: the QR-bill's layout is given in millimetres (SIX Style Guide for the QR-bill). */
 const MM = 72 / 25.4;
@@ -51,31 +51,99 @@ export interface QrBill {
   readonly amount: string;
 }
 
-/** A column of headed sections (heading, then its lines); returns where it ends. */
+/** The sizes of a column's headings and values, tried in turn until its sections fit (SectionStyle). */
+interface SectionStyle {
+  readonly heading: TextStyle;
+  readonly value: TextStyle;
+  /** Each value cut to one line with an ellipsis: the last resort, when even the smallest sizes leave no room. */
+  readonly oneLine?: boolean;
+}
+
+const sized = (style: TextStyle, size: number): TextStyle => ({ ...style, size });
+
+/**
+ * The payment part's sizes, the style guide's first (headings 8 pt, values 10), then smaller down to its least
+ * (6 and 8); the receipt's the same from 6 and 8. Long names and addresses at their limits take the smaller ones.
+ */
+const PAYMENT_STYLES: readonly SectionStyle[] = [
+  { heading: STYLES.heading, value: STYLES.value },
+  { heading: sized(STYLES.heading, 7), value: sized(STYLES.value, 9) },
+  { heading: sized(STYLES.heading, 6), value: sized(STYLES.value, 8) },
+  { heading: sized(STYLES.heading, 6), value: sized(STYLES.value, 8), oneLine: true },
+];
+const RECEIPT_STYLES: readonly SectionStyle[] = [
+  { heading: STYLES.receiptHeading, value: STYLES.receiptValue },
+  { heading: STYLES.receiptHeading, value: sized(STYLES.receiptValue, 7) },
+  { heading: STYLES.receiptHeading, value: sized(STYLES.receiptValue, 7), oneLine: true },
+];
+
+/** Room kept below a column's sections for the corner-marked box (its marks at least). */
+const LEAST_BOX = 2 * CORNER;
+
+/** A text cut to `width` with an ellipsis. */
+function cut(text: string, fonts: FontSet, style: TextStyle, width: number): string {
+  const face = fonts[style.weight];
+  if (face.widthOf(text, style.size) <= width) return text;
+  const chars = [...text];
+  while (chars.length > 1 && face.widthOf(`${chars.join('')}…`, style.size) > width) chars.pop();
+  return `${chars.join('')}…`;
+}
+
+/** Each section's lines in a style, and where the column ends from `y`. */
+function setSections(
+  fonts: FontSet,
+  entries: readonly (readonly [string, readonly string[]])[],
+  y: number,
+  width: number,
+  style: SectionStyle,
+): { sections: { title: string; lines: WrappedLine[] }[]; end: number } {
+  const { heading, value } = style;
+  let end = y;
+  const sections = entries.map(([title, values]) => {
+    const lines = values.flatMap((line) =>
+      style.oneLine ? [{ text: cut(line, fonts, value, width) }] : wrapText(line, fonts[value.weight], value.size, width),
+    );
+    end += heading.size * 1.45 + lines.length * value.size * 1.15 + value.size * 1.1;
+    return { title, lines };
+  });
+  return { sections, end };
+}
+
+/**
+ * A column of headed sections (heading, then its lines) from `at.y`, in the first style whose sections leave room
+ * for the box above `at.bottom`; returns where it ends.
+ */
 function sections(
   page: Canvas,
   fonts: FontSet,
   parent: StructureElement,
-  at: { x: number; y: number; width: number },
+  at: { x: number; y: number; width: number; bottom: number },
   entries: readonly (readonly [string, readonly string[]])[],
-  heading: TextStyle,
-  value: TextStyle,
-): number {
+  styles: readonly SectionStyle[],
+): { end: number; style: SectionStyle } {
+  let chosen = styles.at(-1)!;
+  let set = setSections(fonts, entries, at.y, at.width, chosen);
+  for (const style of styles) {
+    const tried = setSections(fonts, entries, at.y, at.width, style);
+    if (tried.end + LEAST_BOX <= at.bottom) {
+      [chosen, set] = [style, tried];
+      break;
+    }
+  }
+  const { heading, value } = chosen;
   let { y } = at;
-  for (const [title, lines] of entries) {
+  for (const { title, lines } of set.sections) {
     const paragraph = parent.add('P');
     y += heading.size;
     page.text(at.x, y, title, heading, paragraph);
     y += heading.size * 0.45;
     for (const line of lines) {
-      for (const wrapped of wrapText(line, fonts[value.weight], value.size, at.width)) {
-        y += value.size * 1.15;
-        page.text(at.x, y, wrapped.text, value, paragraph, wrapped.breakAfter);
-      }
+      y += value.size * 1.15;
+      page.text(at.x, y, line.text, value, paragraph, line.breakAfter);
     }
     y += value.size * 1.1;
   }
-  return y;
+  return { end: y, style: chosen };
 }
 
 /** A box drawn by its corners only, where the payer writes (the style guide's corner marks). */
@@ -161,17 +229,17 @@ export function drawQrBill(
   const receiptX = left + MARGIN;
   page.text(receiptX, top + MARGIN + STYLES.title.size, 'Receipt', STYLES.title, receipt);
   const receiptWidth = RECEIPT_WIDTH - 2 * MARGIN;
-  const receiptEnd = sections(
+  const receiptBottom = top + AMOUNT_TOP - MM;
+  const receiptColumn = sections(
     page,
     fonts,
     structure,
-    { x: receiptX, y: top + 12 * MM, width: receiptWidth },
+    { x: receiptX, y: top + 12 * MM, width: receiptWidth, bottom: receiptBottom },
     [['Account / Payable to', bill.account], ...reference, ['Payable by (name/address)', []]],
-    STYLES.receiptHeading,
-    STYLES.receiptValue,
+    RECEIPT_STYLES,
   );
-  const receiptBoxTop = receiptEnd - STYLES.receiptValue.size * 0.6;
-  cornerBox(page, receiptX, receiptBoxTop, boxWithin(RECEIPT_BOX, top + AMOUNT_TOP - MM - receiptBoxTop));
+  const receiptBoxTop = receiptColumn.end - receiptColumn.style.value.size * 0.6;
+  cornerBox(page, receiptX, receiptBoxTop, boxWithin(RECEIPT_BOX, receiptBottom - receiptBoxTop));
   amountSection(page, structure, receiptX, top + AMOUNT_TOP, receiptX + 12 * MM, bill, STYLES.receiptHeading, STYLES.receiptValue);
   const acceptance = 'Acceptance point';
   page.textRight(
@@ -197,20 +265,20 @@ export function drawQrBill(
   amountSection(page, structure, partX, top + AMOUNT_TOP, partX + 14 * MM, bill, STYLES.heading, STYLES.value);
 
   const informationX = partX + CODE_SIDE + MARGIN;
-  const informationEnd = sections(
+  const paymentBottom = top + QR_BILL_HEIGHT - MARGIN;
+  const information = sections(
     page,
     fonts,
     structure,
-    { x: informationX, y: top + MARGIN, width: left + QR_BILL_WIDTH - MARGIN - informationX },
+    { x: informationX, y: top + MARGIN, width: left + QR_BILL_WIDTH - MARGIN - informationX, bottom: paymentBottom },
     [
       ['Account / Payable to', bill.account],
       ...reference,
       ['Additional information', [bill.additional]],
       ['Payable by (name/address)', []],
     ],
-    STYLES.heading,
-    STYLES.value,
+    PAYMENT_STYLES,
   );
-  const paymentBoxTop = informationEnd - STYLES.value.size * 0.6;
-  cornerBox(page, informationX, paymentBoxTop, boxWithin(PAYMENT_BOX, top + QR_BILL_HEIGHT - MARGIN - paymentBoxTop));
+  const paymentBoxTop = information.end - information.style.value.size * 0.6;
+  cornerBox(page, informationX, paymentBoxTop, boxWithin(PAYMENT_BOX, paymentBottom - paymentBoxTop));
 }

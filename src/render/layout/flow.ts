@@ -1,8 +1,8 @@
-import { SCRIPTS, scriptPattern } from '../contract/scripts.ts';
+import { SCRIPTS, scriptPattern } from '../../contract/scripts.ts';
+import type { FontSet } from '../fonts.ts';
+import { wrapText } from '../text/wrap.ts';
 import { Canvas, type PageSize, type TextStyle } from './canvas.ts';
-import type { FontSet } from './fonts.ts';
 import type { Mark } from './structure.ts';
-import { wrapText } from './wrap.ts';
 
 /** Lines of text are set 1.45 times their size apart. */
 export function lineHeight(style: TextStyle): number {

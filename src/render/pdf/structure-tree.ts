@@ -1,9 +1,9 @@
 import { type PDFContext, PDFHexString, PDFRef } from 'pdf-lib';
-import { SCRIPTS, scriptPattern } from '../contract/scripts.ts';
+import { SCRIPTS, scriptPattern } from '../../contract/scripts.ts';
+import { type Artifact, isArtifact, isAscii, languageOfText, type Mark, type StructureElement } from '../layout/structure.ts';
+import type { LineBreak } from '../text/wrap.ts';
 import { AsciiBuffer, SPACE } from './ascii-buffer.ts';
 import type { WrittenObjects } from './pdf-file.ts';
-import { type Artifact, isArtifact, isAscii, languageOfText, type Mark, type StructureElement } from './structure.ts';
-import type { LineBreak } from './wrap.ts';
 
 /** What a structure element holds besides its child elements: marked content on a page, or an annotation. */
 type Content = { page: number; mcid: number } | { page: number; annotation: PDFRef };

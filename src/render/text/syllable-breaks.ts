@@ -1,4 +1,4 @@
-import { SCRIPTS } from '../contract/scripts.ts';
+import { SCRIPTS } from '../../contract/scripts.ts';
 
 /**
  * Line breaks in the scripts written without spaces between words and without a dictionary here (scripts.json

@@ -1,5 +1,5 @@
 import { type PDFContext, PDFName, PDFNumber, type PDFObject, type PDFRef, PDFStream } from 'pdf-lib';
-import { concatBytes } from '../bytes.ts';
+import { concatBytes } from '../../bytes.ts';
 import { AsciiBuffer, LINE_FEED, SPACE } from './ascii-buffer.ts';
 import type { Zlib } from './zlib.ts';
 

@@ -1,4 +1,4 @@
-import { SCRIPT_OF_FAMILY } from '../contract/scripts.ts';
+import { SCRIPT_OF_FAMILY } from '../../contract/scripts.ts';
 import { embeddingLevels, mirrored } from './bidi.ts';
 import type { FontFace, ScriptFace } from './faces.ts';
 import { covers, type Fallback, FontsNotLoaded } from './fallback.ts';
@@ -187,7 +187,7 @@ const NONSPACING_MARK = /^\p{Mn}$/u;
  * characters go one to a glyph as far as they fit, where a mark glyph (drawn without advance, off its pen
  * position) takes only a nonspacing mark, which pdf.js places without looking at where it is drawn, and never
  * as the cluster's first glyph (pdf.js would join a mark that starts a line to the line before); what is left
- * goes to the last glyph with an advance, and a glyph left without text shows nothing (pdf-writer.ts). Clusters
+ * goes to the last glyph with an advance, and a glyph left without text shows nothing (pdf/fonts/font-use.ts). Clusters
  * of default-ignorable characters alone (ZWNJ, ZWJ, direction marks), which HarfBuzz draws as empty glyphs
  * without advance, are not drawn: their characters join the cluster before, so that pdf.js, which skips a glyph
  * that shows only format characters, keeps them.
@@ -257,7 +257,7 @@ const WHITE_SPACE = /^\s+$/;
 
 /**
  * What the glyphs of a script face's right-to-left text show, for pdf.js: it makes one text item of the runs of
- * one font side by side (pdf-writer.ts stretchesOf), drops the white space at either end of an item, and a
+ * one font side by side (pdf/content/stretches.ts), drops the white space at either end of an item, and a
  * right-to-left line, drawn in logical order, has an item wherever the font changes. So a right-to-left space
  * at either end of such runs is shown by the glyph beside it (the space's glyph shows nothing), which pdf.js
  * turns around with the item; what they show as a whole, left to right, does not change. A left-to-right space

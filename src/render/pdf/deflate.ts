@@ -1,10 +1,10 @@
 import zlibDeflate from 'pako/lib/zlib/deflate.js';
 import ZStream from 'pako/lib/zlib/zstream.js';
-import { concatBytes } from '../bytes.ts';
+import { concatBytes } from '../../bytes.ts';
 
 /**
  * Raw deflate pieces with pako, for the parts of font streams that are compressed once per process and copied
- * into every document (pdf-writer.ts StableSubset), and for literal-deflate.ts's rare fallback: a piece must end
+ * into every document (fonts/stable-subset.ts), and for literal-deflate.ts's rare fallback: a piece must end
  * with a sync flush, which libdeflate (zlib.ts: every stream a document compresses whole) does not write. One
  * deflate state is kept per level and reset for each call: pako's own `deflate` allocates a new state, about
  * 300 KB of window and hash tables, per call. Calls are synchronous, so renders never share a state at the same

@@ -1,4 +1,4 @@
-/** Typings of bidi-js 1.1.0 (it ships none): the parts src/render/bidi.ts uses. */
+/** Typings of bidi-js 1.1.0 (it ships none): the parts src/render/text/bidi.ts uses. */
 declare module 'bidi-js' {
   interface EmbeddingLevels {
     levels: Uint8Array;

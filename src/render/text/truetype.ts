@@ -1,4 +1,4 @@
-import { concatBytes } from '../bytes.ts';
+import { concatBytes } from '../../bytes.ts';
 
 /**
  * The parts of a TrueType file the PDF needs, read once per process, and a subsetter that writes a new font
@@ -230,7 +230,7 @@ export function glyphDataLength(font: TrueTypeFile, glyphs: readonly number[], f
 const newIdArrays = new WeakMap<TrueTypeFile, Uint16Array>();
 
 /**
- * The glyphs a subset starts with when they are the same in many subsets (pdf-writer.ts StableSubset), their parts
+ * The glyphs a subset starts with when they are the same in many subsets (pdf/fonts/stable-subset.ts), their parts
  * of the subset written and checksummed once (knownGlyphs): how many glyphs, the length (a multiple of 4) and
  * checksum of their glyph data, and their entries in hmtx and in a short loca, copied into each subset as they are.
  */

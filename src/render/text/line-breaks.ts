@@ -1,4 +1,4 @@
-import { SCRIPTS } from '../contract/scripts.ts';
+import { SCRIPTS } from '../../contract/scripts.ts';
 import { LINE_BREAK_CLASSES, LINE_BREAK_RANGES } from './line-break-classes.ts';
 import { syllableBreaks } from './syllable-breaks.ts';
 import { isCombiningMark } from './text.ts';

@@ -1,10 +1,10 @@
-import { SCRIPTS, scriptPattern } from '../contract/scripts.ts';
+import { SCRIPTS, scriptPattern } from '../../contract/scripts.ts';
 /**
  * The logical structure of a document (PDF 32000 14.7, 14.8: tagged PDF), built by the layout in reading order
  * while it draws, and written by the PDF writer as the structure tree. Everything drawn is either content of
  * one structure element or an artifact: page furniture (running head, page numbers, footer, the preview
  * watermark and the repeated table header) is a pagination artifact, rules, frames and shading are layout
- * artifacts (pdf-writer.ts marks every rule and rectangle so).
+ * artifacts (pdf/content/page-content.ts marks every rule and rectangle so).
  */
 
 /** The standard structure types the templates use (PDF 32000 14.8.4). */

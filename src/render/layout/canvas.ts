@@ -1,8 +1,9 @@
-import { isRightToLeft } from './bidi.ts';
-import type { FontWeight } from './faces.ts';
-import type { FontSet } from './fonts.ts';
+import type { FontSet, TextFace } from '../fonts.ts';
+import { isRightToLeft } from '../text/bidi.ts';
+import type { FontWeight } from '../text/faces.ts';
+import type { SetLine } from '../text/typeset.ts';
+import type { LineBreak } from '../text/wrap.ts';
 import type { Mark, StructureElement } from './structure.ts';
-import type { LineBreak } from './wrap.ts';
 
 export type Rgb = readonly [number, number, number];
 
@@ -16,9 +17,12 @@ export type DrawOp =
       kind: 'text';
       x: number;
       y: number;
-      weight: FontWeight;
       size: number;
       text: string;
+      /** Its text and the space drawnTextOf adds, set (TextFace.drawnLine) once: the writer writes these runs as they are. */
+      line: SetLine;
+      /** How far left of `x` the line is drawn from (spaceBeforeStart). */
+      spaceBefore: number;
       color: Rgb;
       mark: Mark;
       /** Of a line of wrapped text, how the text goes on after it (a space is drawn after its glyphs). */
@@ -28,9 +32,26 @@ export type DrawOp =
   | { kind: 'frame'; x: number; y: number; width: number; height: number; lineWidth: number; color: Rgb }
   | { kind: 'line'; x1: number; y1: number; x2: number; y2: number; width: number; color: Rgb }
   | { kind: 'link'; x: number; y: number; width: number; height: number; url: string; element: StructureElement }
-  | { kind: 'watermark'; text: string; size: number; color: Rgb }
+  /** Bold text, set in `line` (TextFace.drawnLine), `width` points long. */
+  | { kind: 'watermark'; text: string; size: number; color: Rgb; line: SetLine; width: number }
   /** A QR code's dark modules, each `module` points square, from its top-left corner: one Figure's content. */
   | { kind: 'modules'; x: number; y: number; module: number; modules: readonly (readonly boolean[])[]; element: StructureElement };
+
+/**
+ * What a text draws: its text, and a space after it where the value goes on after a space on the next line (a
+ * space has no ink, and tells a reader that joins the lines of an element, as poppler does, where words part).
+ */
+const drawnTextOf = (text: string, breakAfter: LineBreak | undefined): string => (breakAfter === 'space' ? `${text} ` : text);
+
+/**
+ * How far left of where its text starts a text is drawn from: a right-to-left line's space after it stands at its
+ * left end (Unicode's rule L1 puts a line's trailing space at the paragraph's level), so the glyphs stay where the
+ * layout put them.
+ */
+function spaceBeforeStart(text: string, drawn: string, face: TextFace, size: number): number {
+  if (drawn === text || !isRightToLeft(text)) return 0;
+  return face.widthOf(drawn, size) - face.widthOf(text, size);
+}
 
 export interface PageSize {
   width: number;
@@ -47,8 +68,22 @@ export class Canvas {
   }
 
   text(x: number, y: number, text: string, style: TextStyle, mark: Mark, breakAfter?: LineBreak): void {
-    if (text !== '')
-      this.ops.push({ kind: 'text', x, y, text, weight: style.weight, size: style.size, color: style.color, mark, breakAfter });
+    if (text === '') return;
+    const face = this.fonts[style.weight];
+    const drawn = drawnTextOf(text, breakAfter);
+    const spaceBefore = spaceBeforeStart(text, drawn, face, style.size);
+    this.ops.push({
+      kind: 'text',
+      x,
+      y,
+      text,
+      line: face.drawnLine(drawn),
+      spaceBefore,
+      size: style.size,
+      color: style.color,
+      mark,
+      breakAfter,
+    });
   }
 
   /**
@@ -89,7 +124,8 @@ export class Canvas {
 
   /** Text across the page on its diagonal, centred, drawn translucent over the content. */
   watermark(text: string, size: number, color: Rgb): void {
-    this.ops.push({ kind: 'watermark', text, size, color });
+    const { bold } = this.fonts;
+    this.ops.push({ kind: 'watermark', text, size, color, line: bold.drawnLine(text), width: bold.widthOf(text, size) });
   }
 }
 

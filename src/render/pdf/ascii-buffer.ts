@@ -18,7 +18,7 @@ export function decimalText(value: number): string {
 
 /**
  * PDF syntax (ASCII: every string the writer puts in a PDF is hex) written as bytes into a growing buffer: built
- * as strings, a glyph run's operators (FontUse.show) left a string or more per glyph for the collector, and a
+ * as strings, a glyph run's operators (GlyphRuns.show) left a string or more per glyph for the collector, and a
  * page's content or the object stream was joined and encoded once more.
  */
 export class AsciiBuffer {

@@ -1,10 +1,10 @@
-import type { Paper } from '../contract/document-options.ts';
+import type { Paper } from '../../contract/document-options.ts';
+import type { FontSet } from '../fonts.ts';
+import { type WrappedLine, wrapText } from '../text/wrap.ts';
 import type { Canvas, PageSize, Rgb, TextStyle } from './canvas.ts';
 import { Flow, lineHeight } from './flow.ts';
-import type { FontSet } from './fonts.ts';
 import { drawQrBill, QR_BILL_HEIGHT, QR_BILL_WIDTH, type QrBill } from './qr-bill.ts';
 import { type Mark, PAGINATION, StructureElement } from './structure.ts';
-import { type WrappedLine, wrapText } from './wrap.ts';
 
 export const PAPER_SIZES: Record<Paper, PageSize> = {
   a4: { width: 595.28, height: 841.89 },
