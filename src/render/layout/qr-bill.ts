@@ -121,14 +121,12 @@ function sections(
   entries: readonly (readonly [string, readonly string[]])[],
   styles: readonly SectionStyle[],
 ): { end: number; style: SectionStyle } {
-  let chosen = styles.at(-1)!;
+  // Each style set once, the first that fits taken; the last is taken whether it fits or not.
+  let chosen = styles[0]!;
   let set = setSections(fonts, entries, at.y, at.width, chosen);
-  for (const style of styles) {
-    const tried = setSections(fonts, entries, at.y, at.width, style);
-    if (tried.end + LEAST_BOX <= at.bottom) {
-      [chosen, set] = [style, tried];
-      break;
-    }
+  for (let index = 1; index < styles.length && set.end + LEAST_BOX > at.bottom; index++) {
+    chosen = styles[index]!;
+    set = setSections(fonts, entries, at.y, at.width, chosen);
   }
   const { heading, value } = chosen;
   let { y } = at;
