@@ -7,10 +7,9 @@ import { sendBatch } from '../db/batch.ts';
 import { describeError } from '../db/failures.ts';
 import { preparedPerDatabase, type StatementValues, statementOf } from '../db/prepared.ts';
 import { authFailureBucket, requestBuckets } from '../limits/buckets.ts';
-import { countRequest, type LimiterDeps, limiterDown, reportAdmission } from '../limits/count.ts';
+import { admissionOf, countingStatements, countRequest, type LimiterDeps, limiterDown, reportAdmission } from '../limits/count.ts';
 import { type BucketInSql, bucketsInSql, type CallerInSql, windowValues } from '../limits/in-sql.ts';
-import { countRequestOnKey, requestAdmission, requestAdmittedInSql } from '../limits/key-counters.ts';
-import { countInBatch, singleAdmission } from '../limits/limiter.ts';
+import { requestAdmittedInSql } from '../limits/key-counters.ts';
 import { networkOf } from '../limits/network.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import { log } from '../log.ts';
@@ -80,16 +79,17 @@ const LAST_USED_BEFORE = sql.placeholder('last_used_before');
 /** The sign-in's own statements, built once per database: every keyed request sends them. */
 const signInStatements = preparedPerDatabase((db) => {
   const caller = callerInSql(HASH);
-  const failure = { name: sql.placeholder('failure_bucket'), limit: sql`${FAILURE_BUCKET.limit}`, windowMs: FAILURE_BUCKET.windowMs };
+  const failure = { ...FAILURE_BUCKET, name: sql.placeholder('failure_bucket'), limit: sql`${FAILURE_BUCKET.limit}` };
   const [key, account] = keyByHash(db, HASH);
   return {
     touch: statementOf(touchKey(db, HASH, NOW, LAST_USED_BEFORE)),
     key: statementOf(key),
     account: statementOf(account),
-    countRequest: statementOf(
-      countRequestOnKey(db, caller.keyRow, requestsBucketInSql(caller), { lastUsedAt: touchedLastUsed(NOW, LAST_USED_BEFORE) }),
-    ),
-    countFailure: statementOf(countInBatch(db, failure, sql`NOT ${caller.active}`)),
+    countRequest: countingStatements(db, [requestsBucketInSql(caller)], {
+      key: caller.keyRow,
+      alsoOnKey: { lastUsedAt: touchedLastUsed(NOW, LAST_USED_BEFORE) },
+    }).map(statementOf),
+    countFailure: countingStatements(db, [failure], { condition: sql`NOT ${caller.active}` }).map(statementOf),
   };
 });
 
@@ -159,10 +159,16 @@ async function signInCounted(hash: string, attempt: SignInAttempt, deps: Limiter
     // Inside: a route's statements count in buckets too, and a limiter out of reach may fail them as they are made.
     route = await withSignIn?.(caller);
     batch = new SignInPart<SignInStatement, undefined>(undefined)
-      .add('key', [statements.countRequest.bind(values)])
+      .add(
+        'key',
+        statements.countRequest.map((statement) => statement.bind(values)),
+      )
       .add('route', route?.statements() ?? [])
       .add('account', [statements.account.bind(values)])
-      .add('failure', [statements.countFailure.bind(values)]);
+      .add(
+        'failure',
+        statements.countFailure.map((statement) => statement.bind(values)),
+      );
     sent = await sendBatch(db, batch.statements());
   } catch (error) {
     throw limiterDown(attempt.requestId, error);
@@ -172,13 +178,11 @@ async function signInCounted(hash: string, attempt: SignInAttempt, deps: Limiter
   // Only an active key's row is counted and answered.
   const row = keyWithAccount([answers.of('key')[0], answers.of('account')[0]]);
   if (row) {
-    const [bucket] = requestBuckets(row.key.id, planOf(row.account.plan).limits);
-    reportAdmission(requestAdmission(bucket!, now, row.key.requestsInWindow), now, attempt);
+    reportAdmission(admissionOf(requestBuckets(row.key.id, planOf(row.account.plan).limits), now, answers.of('key')), now, attempt);
     return { auth: row, sent: route?.answered(answers.of('route')) };
   }
   // The failure's count stays out of the RateLimit headers.
-  const [counted] = answers.rowsOf<{ count: number }>('failure');
-  reportAdmission(singleAdmission(failure, now, counted), now, {});
+  reportAdmission(admissionOf([failure], now, answers.of('failure')), now, {});
   throw invalidKey();
 }
 

@@ -15,10 +15,8 @@ import { attemptValues, type Lease, leaseDecisionOf, leaseFree, leaseInBatch, le
 import { newId } from '../ids.ts';
 import { isJsonObject, type JsonValue } from '../json/parse.ts';
 import { finalBuckets, previewBuckets, replayBuckets } from '../limits/buckets.ts';
-import { limiterDown, reportAdmission } from '../limits/count.ts';
+import { admissionOf, countingBound, countingStatements, limiterDown, openInSql, reportAdmission } from '../limits/count.ts';
 import { bucketsInSql } from '../limits/in-sql.ts';
-import { countFinalOnKey, finalsOpenInSql } from '../limits/key-counters.ts';
-import { admissionOf, admitInBatch, admitStatements, openInSql, singleAdmission } from '../limits/limiter.ts';
 import type { RateLimitReport } from '../limits/report.ts';
 import type { RenderEngine } from '../render/engine.ts';
 import { requestFingerprint } from './fingerprint.ts';
@@ -73,10 +71,8 @@ async function makeNew(
   if (deps.config.rateLimitsEnabled) {
     const plan = planOf(account.plan).limits;
     const { now } = sent.prepared;
-    const admission = final
-      ? singleAdmission(finalBuckets(auth.key.id, plan)[0]!, now, sent.rowsOf<{ count: number }>('counts')[0])
-      : admissionOf(previewBuckets(account.id, auth.key.id, plan), now, sent.of('counts'));
-    reportAdmission(admission, now, input);
+    const buckets = final ? finalBuckets(auth.key.id, plan) : previewBuckets(account.id, auth.key.id, plan);
+    reportAdmission(admissionOf(buckets, now, sent.of('counts')), now, input);
   }
   if (final && account.creditsRemaining <= 0) throw insufficientCredits(account.creditsRemaining, account.periodEnd);
   // A free key is taken in the same batch unless the buckets or the credit refused, both answered above.
@@ -99,7 +95,7 @@ async function replayBatch(documentId: string, input: CreateDocumentInput, deps:
   let answers: readonly unknown[];
   try {
     const statements = [
-      ...(counting ? admitStatements(deps.db, buckets, now) : []),
+      ...(counting ? countingBound(deps.db, buckets, now) : []),
       recordOfAccount(deps.db, auth.account.id, documentId, now),
     ];
     answers = await sendBatch(deps.db, statements);
@@ -193,14 +189,14 @@ const createStatements = statementsPerDatabase((db, { final, idempotent, limits,
   if (idempotent) {
     const { accountId } = caller;
     const credit = final ? hasCredit(accountId) : sql`1 = 1`;
-    const open = !limits ? sql`1 = 1` : final ? finalsOpenInSql(caller.keyRow, buckets[0]!) : openInSql(buckets);
+    const open = limits ? openInSql(buckets, { key: caller.keyRow }) : sql`1 = 1`;
     parts.lease = leaseInBatch(db, accountId, sql`${ok} AND ${leaseFree(accountId)} AND ${credit} AND ${open}`);
     // The lease this batch took was taken only where `ok` held (this attempt's lease id is new): SQLite works
     // `ok` out again only for the other case, and each term only while the ones before it hold.
     counted = sql`(${leaseTaken(accountId)} OR (${ok} AND NOT ${credit} AND ${leaseFree(accountId)}))`;
   }
-  // A final counts on the key's row (src/limits/key-counters.ts), a preview in its windows.
-  if (limits) parts.counts = final ? [countFinalOnKey(db, caller.keyRow, buckets[0]!, counted)] : admitInBatch(db, buckets, counted);
+  // A final counts on the key's row, a preview in its windows: where each bucket is stored (src/limits/buckets.ts).
+  if (limits) parts.counts = countingStatements(db, buckets, { condition: counted, key: caller.keyRow });
   return {
     renewal: parts.renewal.map(statementOf),
     lease: parts.lease.map(statementOf),

@@ -20,15 +20,26 @@ interface Refusal {
   detail: string;
 }
 
-/** One counter of section 8 for one request: its name, quota and fixed UTC window. */
-export interface Bucket {
+/**
+ * Where a bucket's counts are kept: a row per bucket and window in rate_limit_windows, or the calling key's own
+ * row (the key's requests and its new finals a minute: counted by the statements that find the key and record
+ * the final, with no row of their own; key-counters.ts).
+ */
+export type BucketStore = 'windows' | 'key_requests' | 'key_finals';
+
+/** One counter of section 8 for one request: its name, quota, fixed UTC window and where it is counted. */
+export interface Bucket<Store extends BucketStore = BucketStore> {
   name: string;
   limit: number;
   windowMs: number;
   /** Reported in the RateLimit headers (the "yes" rows of section 8). */
   reported: boolean;
   refusal: Refusal;
+  store: Store;
 }
+
+/** A bucket counted in rate_limit_windows: the only kind a caller that knows no key row can count. */
+export type WindowBucket = Bucket<'windows'>;
 
 const rateLimited = (detail: string): Refusal => ({ code: 'rate_limited', detail });
 
@@ -37,7 +48,7 @@ export function windowStart(now: number, windowMs: number): number {
   return Math.floor(now / windowMs) * windowMs;
 }
 
-export function requestBuckets(keyId: string, plan: PlanLimits): Bucket[] {
+export function requestBuckets(keyId: string, plan: PlanLimits): Bucket<'key_requests'>[] {
   return [
     {
       name: `requests:key:${keyId}`,
@@ -45,11 +56,12 @@ export function requestBuckets(keyId: string, plan: PlanLimits): Bucket[] {
       windowMs: MINUTE,
       reported: true,
       refusal: rateLimited('request_key_limit'),
+      store: 'key_requests',
     },
   ];
 }
 
-export function finalBuckets(keyId: string, plan: PlanLimits): Bucket[] {
+export function finalBuckets(keyId: string, plan: PlanLimits): Bucket<'key_finals'>[] {
   return [
     {
       name: `final:key:${keyId}`,
@@ -57,6 +69,7 @@ export function finalBuckets(keyId: string, plan: PlanLimits): Bucket[] {
       windowMs: MINUTE,
       reported: true,
       refusal: rateLimited('final_key_limit'),
+      store: 'key_finals',
     },
   ];
 }
@@ -68,9 +81,9 @@ export const GLOBAL_PREVIEW_LIMITS = { perHour: 1_500, perDay: 10_000 };
  * A preview's buckets: the key's, the account's and everyone's together. The web app's previews (no key, keyId
  * undefined) count in the account's and everyone's only: "per account, all keys and web app" (section 8).
  */
-export function previewBuckets(accountId: string, keyId: string | undefined, plan: PlanLimits): Bucket[] {
+export function previewBuckets(accountId: string, keyId: string | undefined, plan: PlanLimits): WindowBucket[] {
   const busy: Refusal = { code: 'service_busy', detail: 'preview_global_limit' };
-  const keys: Bucket[] =
+  const keys: WindowBucket[] =
     keyId === undefined
       ? []
       : [
@@ -80,6 +93,7 @@ export function previewBuckets(accountId: string, keyId: string | undefined, pla
             windowMs: HOUR,
             reported: true,
             refusal: rateLimited('preview_key_limit'),
+            store: 'windows',
           },
           {
             name: `preview:key:${keyId}:day`,
@@ -87,6 +101,7 @@ export function previewBuckets(accountId: string, keyId: string | undefined, pla
             windowMs: DAY,
             reported: true,
             refusal: rateLimited('preview_key_limit'),
+            store: 'windows',
           },
         ];
   return [
@@ -97,6 +112,7 @@ export function previewBuckets(accountId: string, keyId: string | undefined, pla
       windowMs: HOUR,
       reported: true,
       refusal: rateLimited('preview_user_limit'),
+      store: 'windows',
     },
     {
       name: `preview:account:${accountId}:day`,
@@ -104,21 +120,23 @@ export function previewBuckets(accountId: string, keyId: string | undefined, pla
       windowMs: DAY,
       reported: true,
       refusal: rateLimited('preview_user_limit'),
+      store: 'windows',
     },
-    { name: 'preview:global:hour', limit: GLOBAL_PREVIEW_LIMITS.perHour, windowMs: HOUR, reported: false, refusal: busy },
-    { name: 'preview:global:day', limit: GLOBAL_PREVIEW_LIMITS.perDay, windowMs: DAY, reported: false, refusal: busy },
+    { name: 'preview:global:hour', limit: GLOBAL_PREVIEW_LIMITS.perHour, windowMs: HOUR, reported: false, refusal: busy, store: 'windows' },
+    { name: 'preview:global:day', limit: GLOBAL_PREVIEW_LIMITS.perDay, windowMs: DAY, reported: false, refusal: busy, store: 'windows' },
   ];
 }
 
 /** A replay's buckets: the account's and the key's; a web form sent again (no key, keyId undefined) the account's only. */
-export function replayBuckets(mode: 'final' | 'preview', accountId: string, keyId: string | undefined, plan: PlanLimits): Bucket[] {
+export function replayBuckets(mode: 'final' | 'preview', accountId: string, keyId: string | undefined, plan: PlanLimits): WindowBucket[] {
   const replay = rateLimited('replay_limit');
-  const bucket = (name: string, limit: number, windowMs: number): Bucket => ({
+  const bucket = (name: string, limit: number, windowMs: number): WindowBucket => ({
     name: `replay:${mode}:${name}`,
     limit,
     windowMs,
     reported: false,
     refusal: replay,
+    store: 'windows',
   });
   const ofAccount =
     mode === 'final'
@@ -142,7 +160,7 @@ export function replayBuckets(mode: 'final' | 'preview', accountId: string, keyI
  * New finals made in the web app, per account: the plan's new finals per minute of one key (section 8 names no
  * limit for the web app; the web app is one more client of the account, held to what one key may do).
  */
-export function webFinalBuckets(accountId: string, plan: PlanLimits): Bucket[] {
+export function webFinalBuckets(accountId: string, plan: PlanLimits): WindowBucket[] {
   return [
     {
       name: `final:web:${accountId}`,
@@ -150,18 +168,20 @@ export function webFinalBuckets(accountId: string, plan: PlanLimits): Bucket[] {
       windowMs: MINUTE,
       reported: false,
       refusal: rateLimited('web_final_limit'),
+      store: 'windows',
     },
   ];
 }
 
 /** Failed sign-ins per network; never reported. */
-export function authFailureBucket(network: string): Bucket {
+export function authFailureBucket(network: string): WindowBucket {
   return {
     name: `auth-failure:${network}`,
     limit: AUTH_FAILURE_LIMIT.failures,
     windowMs: AUTH_FAILURE_WINDOW,
     reported: false,
     refusal: rateLimited('auth_failure_limit'),
+    store: 'windows',
   };
 }
 
@@ -169,14 +189,15 @@ export function authFailureBucket(network: string): Bucket {
  * Sign-in emails, per address from one network, per address and per client network (SIGN_IN_MAIL_LIMIT); never
  * reported. The address is named by the hash of its lower-cased form, so the counters hold no address.
  */
-export function signInMailBuckets(addressHash: string, network: string): Bucket[] {
+export function signInMailBuckets(addressHash: string, network: string): WindowBucket[] {
   const refusal = rateLimited('sign_in_mail_limit');
-  const bucket = (name: string, limit: number): Bucket => ({
+  const bucket = (name: string, limit: number): WindowBucket => ({
     name: `sign-in-mail:${name}`,
     limit,
     windowMs: HOUR,
     reported: false,
     refusal,
+    store: 'windows',
   });
   return [
     bucket(`address-network:${addressHash}:${network}`, SIGN_IN_MAIL_LIMIT.perAddressPerNetworkPerHour),

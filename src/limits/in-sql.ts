@@ -1,6 +1,6 @@
 import { type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { PLANS, type PlanLimits, planOf } from '../accounts/plans.ts';
-import { type Bucket, WINDOW_NAMES, windowStart } from './buckets.ts';
+import { type Bucket, type BucketStore, WINDOW_NAMES, windowStart } from './buckets.ts';
 
 /**
  * A caller known to the database only: the key's id, its account's id and the account's plan as SQL read in the
@@ -12,11 +12,12 @@ export interface CallerInSql {
   readonly plan: SQL;
 }
 
-/** A bucket whose name and limit the database works out from the caller in SQL. */
+/** A bucket whose name and limit the database works out (from the caller in SQL, or placeholders bound per request). */
 export interface BucketInSql {
   readonly name: SQL | Placeholder;
   readonly limit: SQL;
   readonly windowMs: number;
+  readonly store: BucketStore;
 }
 
 /** Stand-ins for the ids in a bucket's name: ids (src/ids.ts) hold no braces. */
@@ -49,6 +50,7 @@ export function bucketsInSql(
         ? sql.raw(String(bucket.limit))
         : sql`(CASE ${caller.plan} ${sql.raw(whens)} ELSE ${sql.raw(String(bucket.limit))} END)`,
       windowMs: bucket.windowMs,
+      store: bucket.store,
     };
   });
 }

@@ -1,7 +1,7 @@
 import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
+import type { Admission, BucketState } from './admission.ts';
 import { WINDOW_NAMES } from './buckets.ts';
-import type { Admission, BucketState } from './limiter.ts';
 
 /** Seconds a client is told to wait on 503 limiter_unavailable: the contract asks for Retry-After, not its value. */
 const LIMITER_RETRY_AFTER_SECONDS = 5;

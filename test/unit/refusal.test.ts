@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PLANS } from '../../src/accounts/plans.ts';
+import type { BucketState } from '../../src/limits/admission.ts';
 import { type Bucket, previewBuckets } from '../../src/limits/buckets.ts';
-import type { BucketState } from '../../src/limits/limiter.ts';
 import { refusalError } from '../../src/limits/report.ts';
 
 /**
