@@ -5,6 +5,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { EmbeddedClient, type SqlClient } from '../db/embedded.ts';
 import { DEFAULT_DATABASE_URL, openDatabase } from '../db/libsql.ts';
+import { warmUpRenderer } from '../documents/warm-up.ts';
 import { checkMailLinkBase, type MailSettings, type MailTransportName, readMailSettings } from '../mail/config.ts';
 import { CONSOLE_TRANSPORT_WARNING, createConsoleMailer } from '../mail/console.ts';
 import type { Mailer } from '../mail/mailer.ts';
@@ -143,6 +144,8 @@ export async function startServer(env: Record<string, string | undefined>, args:
     stopWith(`cannot open the database of DATABASE_URL: ${redacted(error, [env.DATABASE_URL, env.DATABASE_AUTH_TOKEN])}`);
   }
   const fonts = loadFonts(readFontFiles());
+  // Before the first request, which would otherwise pay for compiling the renderer (documents/warm-up.ts).
+  warmUpRenderer(fonts);
   const listenOrigin = `http://${hostname === '0.0.0.0' || hostname === '::' ? 'localhost' : hostname.includes(':') ? `[${hostname}]` : hostname}:${port}`;
   const app = createApp({ db, clock: systemClock, config, fonts, mailer: mailerFor(mail), listenOrigin });
   // The process's own waitUntil: as on Workers, work left after an answer is kept track of, so a stop lets it end.

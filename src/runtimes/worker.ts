@@ -5,6 +5,7 @@ import { ApiError } from '../contract/api-error.ts';
 import { HEADERS } from '../contract/headers.ts';
 import { openD1 } from '../db/d1.ts';
 import { purgeExpired } from '../documents/retention.ts';
+import { warmUpRenderer } from '../documents/warm-up.ts';
 import { log } from '../log.ts';
 import { checkMailLinkBase, readMailSettings } from '../mail/config.ts';
 import { CONSOLE_TRANSPORT_WARNING, createConsoleMailer } from '../mail/console.ts';
@@ -22,8 +23,9 @@ interface Env {
 }
 
 /**
- * Parsed when the isolate starts, where Workers allow far more CPU time than in a request, so that no request,
- * the first included, pays for it against the free plan's CPU limit per request.
+ * Parsed, and the renderer warmed up, when the isolate starts, where Workers allow far more CPU time than in a
+ * request (400 ms), so that no request, the first included, pays for it against the free plan's CPU limit per
+ * request.
  */
 let assets: Fetcher | undefined;
 const fonts = loadFonts(
@@ -32,6 +34,7 @@ const fonts = loadFonts(
     return assets;
   }),
 );
+warmUpRenderer(fonts);
 let app: FetchHandler | undefined;
 
 const databaseOf = (env: Env) => openD1(env.DB);

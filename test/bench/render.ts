@@ -29,6 +29,9 @@ const bin = (name: string) => here(`../../node_modules/.bin/${name}`);
  */
 const WORKERD_BATCH = 10;
 
+/** BENCH_ONLY=first-use: only the first use of each face in workerd, for a quick look (about a minute). */
+const FIRST_USES_ONLY = process.env.BENCH_ONLY === 'first-use';
+
 /** CPU time a Worker may spend on one request on the Workers Free plan. */
 const WORKER_CPU_BUDGET_MS = 10;
 /** Half the budget, as machines differ by 2× (issue 37): what a face's first use and the largest requests aim at. */
@@ -42,10 +45,11 @@ function inProcess(runtime: string, command: string, args: string[]): void {
   if (result.status !== 0) throw new Error(`${runtime} bench failed:\n${result.stderr}`);
   const repeats = new Map<string, number>();
   for (const line of result.stdout.trim().split('\n')) {
-    const summary: Summary & { document: string; mode: string; warmupMs?: number } = JSON.parse(line);
+    const summary: Summary & { document: string; mode: string; warmUpMs?: number; warmupMs?: number } = JSON.parse(line);
     if (summary.mode === 'cold') {
       console.log(
-        `${runtime.padEnd(8)} first render of the process ${summary.first.toFixed(1)} ms, then ${summary.warmupMs! / 1000} s of the reference and script invoices before timing`,
+        `${runtime.padEnd(8)} warm-up at start ${summary.warmUpMs!.toFixed(1)} ms, first render of the process ${summary.first.toFixed(1)} ms, ` +
+          `then ${summary.warmupMs! / 1000} s of the reference and script invoices before timing`,
       );
       continue;
     }
@@ -79,6 +83,9 @@ async function firstUses(
   console.log(
     `workerd first use of each face (CPU less an empty request's ${cpuBaseline.toFixed(2)} ms; wall less ${wallBaseline.toFixed(2)} ms)`,
   );
+  // The isolate's start in the service's Worker, before its first request (its limit is 400 ms, not the request's).
+  const warm = await cpuOf('/warm');
+  console.log(`${row('workerd', 'warm-up', 'start')} CPU ${(warm.cpu - cpuBaseline).toFixed(2)} ms (the isolate's start, not a request's)`);
   const shaper = await cpuOf('/shaper');
   console.log(
     `${row('workerd', 'HarfBuzz', 'start')} CPU ${(shaper.cpu - cpuBaseline).toFixed(2)} ms  wall ${(shaper.ms - wallBaseline).toFixed(1)} ms  ${margin(shaper.cpu - cpuBaseline)}`,
@@ -160,6 +167,7 @@ async function workerd(): Promise<void> {
     const prepare = (name: string, bodies: string[]) =>
       fetch(`${server.url}/prepare/${name}`, { method: 'POST', body: JSON.stringify(bodies) }).then((response) => response.text());
     await firstUses(cpuOf, prepare, cpuBaseline, baseline);
+    if (FIRST_USES_ONLY) return;
     const eachCall = (make: (call: number) => string) => Array.from({ length: WARMUP + RUNS }, (_, call) => make(call));
     console.log(
       `workerd: ${RUNS / WORKERD_BATCH} requests of ${WORKERD_BATCH} renders after ${WARMUP} warm-up renders; per render ` +
@@ -224,10 +232,12 @@ function pinned(runtime: string, command: string): void {
   }
 }
 
-console.log(`Render benchmark: ${RUNS} warm renders per document after ${WARMUP} warm-up renders, one process.`);
-inProcess('node', process.execPath, [here('render-in-process.ts')]);
-inProcess('bun', bin('bun'), [here('render-in-process.ts')]);
-console.log('Pinned to one core (taskset -c 1), each request parsed and validated in its timed call:');
-pinned('node', process.execPath);
-pinned('bun', bin('bun'));
+if (!FIRST_USES_ONLY) {
+  console.log(`Render benchmark: ${RUNS} warm renders per document after ${WARMUP} warm-up renders, one process.`);
+  inProcess('node', process.execPath, [here('render-in-process.ts')]);
+  inProcess('bun', bin('bun'), [here('render-in-process.ts')]);
+  console.log('Pinned to one core (taskset -c 1), each request parsed and validated in its timed call:');
+  pinned('node', process.execPath);
+  pinned('bun', bin('bun'));
+}
 await workerd();
