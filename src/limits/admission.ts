@@ -7,7 +7,8 @@ export interface BucketState {
   resetAt: number;
 }
 
-export type Admission = { admitted: true; states: BucketState[] } | { admitted: false; states: BucketState[]; refusing: BucketState[] };
+/** Counted in every bucket (their states, for the RateLimit headers), or refused by the full ones, counted in none. */
+export type Admission = { admitted: true; states: BucketState[] } | { admitted: false; refusing: BucketState[] };
 
 /** When a bucket's window at `now` ends. */
 export const resetOf = (bucket: Bucket, now: number) => windowStart(now, bucket.windowMs) + bucket.windowMs;
@@ -16,6 +17,5 @@ export const resetOf = (bucket: Bucket, now: number) => windowStart(now, bucket.
 export function singleAdmission(bucket: Bucket, now: number, count: number | undefined): Admission {
   const resetAt = resetOf(bucket, now);
   if (count !== undefined) return { admitted: true, states: [{ bucket, count, resetAt }] };
-  const state = { bucket, count: bucket.limit, resetAt };
-  return { admitted: false, states: [state], refusing: [state] };
+  return { admitted: false, refusing: [{ bucket, count: bucket.limit, resetAt }] };
 }

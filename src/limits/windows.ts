@@ -91,7 +91,7 @@ export function windowsAdmission(buckets: readonly Bucket[], now: number, answer
   }
   const read = new Map((current ?? []).map((row) => [row.bucket, row.count]));
   const states = windows.map(({ bucket, resetAt }) => ({ bucket, count: read.get(bucket.name) ?? 0, resetAt }));
-  return { admitted: false, states, refusing: states.filter((state) => state.count >= state.bucket.limit) };
+  return { admitted: false, refusing: states.filter((state) => state.count >= state.bucket.limit) };
 }
 
 /**

@@ -54,6 +54,26 @@ describe('the windows a request is counted in', () => {
   });
 });
 
+describe('a preview that does not get as far as its buckets', () => {
+  const previewRows = async () => (await app.db.select().from(rateLimitWindows)).filter((row) => row.bucket.startsWith('preview:'));
+
+  it('refused by the key’s requests bucket, counts in none of the preview’s', async () => {
+    await seedKeyBucket(app, caller.keyId, 'requests', 120);
+    await expectRefusal(await makeDocument(app, caller, preview()), 429, 'rate_limited', 'request_key_limit');
+    expect(await previewRows()).toEqual([]);
+  });
+
+  it('replayed by its Idempotency-Key, counts in the replay’s buckets, not again in the preview’s', async () => {
+    expect((await makeDocument(app, caller, preview(), { key: 'preview-once' })).status).toBe(201);
+    const counted = await previewRows();
+    expect(counted.map((row) => row.count)).toEqual(counted.map(() => 1));
+    expect((await makeDocument(app, caller, preview(), { key: 'preview-once' })).status).toBe(201);
+    expect(await previewRows()).toEqual(counted);
+    const replays = (await app.db.select().from(rateLimitWindows)).filter((row) => row.bucket.startsWith('replay:preview:'));
+    expect(replays.length).toBeGreaterThan(0);
+  });
+});
+
 describe('two full windows of the caller’s own', () => {
   it('key hour and key day full: 429 preview_key_limit, Retry-After until the later (day) reset', async () => {
     await seedWindow(`preview:key:${caller.keyId}:hour`, HOUR, 30);
@@ -308,7 +328,11 @@ describe('503 limiter_unavailable, for the operator', () => {
       expect(body.error.message).toContain('not processed');
       const lines = logged.mock.calls.map(([line]) => JSON.parse(String(line)));
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatchObject({ level: 'error', request_id: response.headers.get('Svc-Request-Id') });
+      expect(lines[0]).toMatchObject({
+        level: 'error',
+        event: 'rate_limiter_unavailable',
+        request_id: response.headers.get('Svc-Request-Id'),
+      });
       expect(lines[0].error).toMatch(/^rate limiter: .*limiter storage down/);
     } finally {
       logged.mockRestore();

@@ -1,9 +1,10 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
+import { SQLiteSyncDialect } from 'drizzle-orm/sqlite-core';
 import { describe, expect, it } from 'vitest';
 import { PLANS } from '../../src/accounts/plans.ts';
 import { openDatabase } from '../../src/db/libsql.ts';
 import { finalBuckets, previewBuckets, requestBuckets, webFinalBuckets } from '../../src/limits/buckets.ts';
-import { admissionOf, countingStatements } from '../../src/limits/count.ts';
+import { admissionOf, countingStatements, openInSql } from '../../src/limits/count.ts';
 import { bucketsInSql, type CallerInSql } from '../../src/limits/in-sql.ts';
 
 const limits = PLANS.free.limits;
@@ -31,6 +32,19 @@ describe('a bucket declares where it is counted', () => {
     expect(() => countingStatements(db, [])).toThrow('one store');
     expect(countingStatements(db, final, { key: sql`1 = 1` })).toHaveLength(1);
     expect(countingStatements(db, previews)).toHaveLength(2);
+  });
+
+  it('a bucket is open where it is stored: the key’s row for a new final, the windows for a preview', async () => {
+    const text = (fragment: SQL) => new SQLiteSyncDialect().sqlToQuery(fragment).sql;
+    const [final] = bucketsInSql((keyId, _accountId, plan) => finalBuckets(keyId, plan), caller);
+    const previews = bucketsInSql((keyId, accountId, plan) => previewBuckets(accountId, keyId, plan), caller);
+    expect(text(openInSql([final!], { key: sql`caller_row` }))).toMatch(
+      /FROM "api_keys" WHERE caller_row AND "api_keys"\."finals_window_start"/,
+    );
+    expect(() => openInSql([final!])).toThrow('with the key');
+    const open = text(openInSql(previews));
+    expect(open).not.toContain('api_keys');
+    expect(open.match(/FROM "rate_limit_windows"/g)).toHaveLength(previews.length);
   });
 
   it('a bucket on the key’s row is admitted up to its limit, refused past it or when no row was counted', () => {

@@ -22,7 +22,7 @@ const [keyHour, , , accountDay, globalHour, globalDay] = previewBuckets('acct_1'
 ];
 
 const full = (bucket: Bucket, resetAt: number): BucketState => ({ bucket, count: bucket.limit, resetAt });
-const refuse = (...refusing: BucketState[]) => refusalError({ admitted: false, states: refusing, refusing }, NOW);
+const refuse = (...refusing: BucketState[]) => refusalError({ admitted: false, refusing }, NOW);
 
 describe('refusalError', () => {
   it.each([
@@ -59,7 +59,7 @@ describe('refusalError', () => {
 
   it('rounds a part second up and names a window without a name in seconds', () => {
     const odd: Bucket = { ...keyHour, windowMs: 5_000 };
-    const error = refusalError({ admitted: false, states: [], refusing: [full(odd, NOW + 4_001)] }, NOW);
+    const error = refusalError({ admitted: false, refusing: [full(odd, NOW + 4_001)] }, NOW);
     expect(error.message).toBe('Limit reached (30 per 5 s); retry in 5 seconds.');
     expect(error.headers['Retry-After']).toBe('5');
   });
