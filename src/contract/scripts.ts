@@ -21,6 +21,11 @@ export interface Script {
   readonly harfbuzz: string | null;
   /** The language its text is tagged with (/Lang), that of most of its writers. */
   readonly language: string;
+  /**
+   * A business name written in it, on which the service runs the script's code when it starts
+   * (FontSet.warmUpScripts), so that a request's first text in the script does not pay for compiling it.
+   */
+  readonly sample: string;
   /** Whether its glyphs are drawn in another order than its text (right to left, pre-base vowels): /ActualText. */
   readonly reordered: boolean;
   /** Its viramas (hex code points): with the consonant after them they draw one conjunct, never cut in two. */

@@ -7,19 +7,38 @@ import { renderInput } from '../templates/template.ts';
 import { parseDocumentRequest } from './request.ts';
 
 /**
- * Renders every template's example once as a preview and once as a final, when a process or isolate starts: the
- * first request would otherwise pay for V8 compiling the renderer's code (tens of ms, measured in `npm run bench`),
- * and on Workers that counts against the request's CPU limit, while the isolate's start has a budget of its own.
- * The examples' text is Latin, which the bundled faces draw without loading anything, so the renders run to the end
- * before this returns. What they leave behind (lines set, font subsets) changes no later document's bytes.
+ * Renders every template's example once as a preview and once as a final, and runs each script's code on its
+ * sample (FontSet.warmUpScripts), when a process or isolate starts: the first request would otherwise pay for V8
+ * compiling the renderer's code (tens of ms, measured in `npm run bench`), and on Workers that counts against the
+ * request's CPU limit, while the isolate's start has a budget of its own (400 ms). The examples' text is Latin,
+ * which the bundled faces draw without loading anything, so everything runs to the end before this returns. What
+ * it leaves behind (lines set, font subsets, the shaper) changes no later document's bytes.
  */
 export function warmUpRenderer(fonts: FontSet): void {
-  for (const template of TEMPLATES) {
-    for (const mode of ['preview', 'final']) {
-      const document = parseDocumentRequest({ ...template.example, mode } as JsonValue);
-      renderPdf(renderInput(document), fonts).catch((error: unknown) => {
-        log('warn', 'warm_up_failed', { error: `warming the renderer up: ${String(error)}` });
-      });
-    }
+  let scripts = '';
+  try {
+    scripts = fonts.warmUpScripts();
+  } catch (error) {
+    failed('the scripts', error);
   }
+  for (const template of TEMPLATES) {
+    render(fonts, { ...template.example, mode: 'preview' });
+    render(fonts, { ...template.example, mode: 'final' });
+  }
+  // Text in the scripts whose faces are loaded: the code a script face's text goes through, right to left included.
+  const { example } = TEMPLATES[0]!;
+  if (scripts) render(fonts, { ...example, mode: 'final', fields: { ...(example.fields as object), client_details: scripts } });
+}
+
+function render(fonts: FontSet, body: Record<string, unknown>): void {
+  try {
+    renderPdf(renderInput(parseDocumentRequest(body as JsonValue)), fonts).catch((error: unknown) => failed('the renderer', error));
+  } catch (error) {
+    failed('the renderer', error);
+  }
+}
+
+/** A warm-up that fails costs the first request its compiling, and nothing else: it is logged, never thrown. */
+function failed(what: string, error: unknown): void {
+  log('warn', 'warm_up_failed', { error: `warming ${what} up: ${String(error)}` });
 }

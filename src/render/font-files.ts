@@ -15,13 +15,20 @@ export function readFontFiles(): FontFiles {
     regular: readFileSync(fontPath('NotoSans-Regular.ttf')),
     bold: readFileSync(fontPath('NotoSans-Bold.ttf')),
     zlib: readZlibModule(),
-    scripts: { harfbuzz: readHarfBuzzModule, read: (file) => readFile(fontPath(file)) },
+    scripts: {
+      harfbuzz: readHarfBuzzModule,
+      read: (file) => readFile(fontPath(file)),
+      readAtStart: (file) => readFileSync(fontPath(file)),
+    },
   };
 }
 
-/** HarfBuzz compiled from the harfbuzzjs package (Bun, Node, tests); the Worker imports the same .wasm file. */
-export function readHarfBuzzModule(): Promise<WebAssembly.Module> {
-  return WebAssembly.compile(readFileSync(fileURLToPath(import.meta.resolve('harfbuzzjs/dist/harfbuzz.wasm'))));
+/**
+ * HarfBuzz compiled from the harfbuzzjs package (Bun, Node, tests), synchronously (V8 and JavaScriptCore compile a
+ * function's code when it first runs); the Worker imports the same .wasm file.
+ */
+export function readHarfBuzzModule(): WebAssembly.Module {
+  return new WebAssembly.Module(readFileSync(fileURLToPath(import.meta.resolve('harfbuzzjs/dist/harfbuzz.wasm'))));
 }
 
 /** The PDF streams' compressor (native/zlib.wasm, 55 KB: compiled synchronously); the Worker imports the same file. */

@@ -1,13 +1,16 @@
 import fontkit from '@pdf-lib/fontkit';
+import { SCRIPTS } from '../contract/scripts.ts';
 import { EngineUnavailable } from './errors.ts';
 import { LINE_FEED } from './pdf/ascii-buffer.ts';
 import { FontEmbedding } from './pdf/fonts/font-embedding.ts';
 import { instantiateZlib, type Zlib } from './pdf/zlib.ts';
 import { SeenBefore } from './seen-before.ts';
+import { embeddingLevels, isRightToLeft } from './text/bidi.ts';
 import type { FontFace, FontWeight, ScriptFace } from './text/faces.ts';
 import { covers, fallbacksOf } from './text/fallback.ts';
-import type { FallbackFaceInfo } from './text/font-coverage.ts';
+import { FALLBACK_FACES, type FallbackFaceInfo } from './text/font-coverage.ts';
 import { type HarfBuzz, instantiateHarfBuzz } from './text/harfbuzz.ts';
+import { breakOpportunities } from './text/line-breaks.ts';
 import { createShaper } from './text/shaping.ts';
 import { isDefaultIgnorable } from './text/text.ts';
 import { readTrueType, withoutOutlines } from './text/truetype.ts';
@@ -39,6 +42,15 @@ export interface FontSet {
   /** Loads script faces a layout asked for (FontsNotLoaded); from then on they draw synchronously. */
   load(faces: readonly FallbackFaceInfo[]): Promise<void>;
   /**
+   * Starts the shaper, loads the faces of FAMILIES_AT_START, and runs, for every script of the table
+   * (src/contract/scripts.json), the code its text goes through once its face is loaded, on the script's sample:
+   * line breaking, bidi, and HarfBuzz's shaper for the script (with the Latin face, which draws none of its letters
+   * but takes the shaper through the same steps). Synchronous, with no I/O: a process or an isolate calls it while it
+   * starts, so that a request's first text in a script does not pay for compiling that code (documents/warm-up.ts).
+   * Answers the samples of FAMILIES_AT_START, which the set now draws with no I/O, for a document to draw.
+   */
+  warmUpScripts(): string;
+  /**
    * Begins a document, whose request's text values are `values` (drawnLine): the lines set from now on are the
    * document's, kept past it only when an earlier document set them too. Layouts are synchronous, so one document is
    * laid out at a time.
@@ -52,9 +64,22 @@ export interface FontSet {
 
 /** Where the script faces and the shaper come from in a runtime: files on Bun and Node, static assets on Workers. */
 interface ScriptFontSource {
-  harfbuzz(): Promise<WebAssembly.Module>;
+  harfbuzz(): WebAssembly.Module;
   read(file: string): Promise<Uint8Array>;
+  /** A face of FACES_AT_START with no I/O (read from fonts/ on Bun and Node, bundled in the Worker), for warmUpScripts. */
+  readAtStart(file: string): Uint8Array;
 }
+
+/**
+ * The script families whose faces a process or isolate loads while it starts (warmUpScripts), and whose text
+ * documents/warm-up.ts then draws: the smallest left-to-right and right-to-left faces (16 and 14 KB each), so that the
+ * code every script face's text goes through (fallback, shaping, bidi, subsets and ToUnicode of a script face) is
+ * compiled before the first request.
+ */
+export const FAMILIES_AT_START: readonly string[] = ['armenian', 'hebrew', 'arabic'];
+
+/** The files of FAMILIES_AT_START's faces, regular and bold. */
+export const FACES_AT_START: readonly FallbackFaceInfo[] = FALLBACK_FACES.filter((info) => FAMILIES_AT_START.includes(info.family));
 
 export interface FontFiles {
   regular: Uint8Array;
@@ -211,22 +236,18 @@ export function loadFonts(files: FontFiles): FontSet {
     const source = files.scripts;
     if (!source) return;
     await once('', 'the shaper', async () => {
-      harfbuzz = await instantiateHarfBuzz(await source.harfbuzz());
+      harfbuzz ??= instantiateHarfBuzz(source.harfbuzz());
     });
-    const shaper = harfbuzz!;
     await Promise.all(
-      faces.map((info) =>
-        once(info.file, info.file, async () => {
-          const file = readTrueType(await source.read(info.file));
-          loaded.set(info.file, {
-            info,
-            postscriptName: info.file.replace(/\.ttf$/, ''),
-            file,
-            harfbuzz: shaper.face(withoutOutlines(file)),
-          });
-        }),
-      ),
+      faces
+        .filter((info) => !loaded.has(info.file))
+        .map((info) => once(info.file, info.file, async () => addFace(info, await source.read(info.file)))),
     );
+  };
+
+  const addFace = (info: FallbackFaceInfo, bytes: Uint8Array) => {
+    const file = readTrueType(bytes);
+    loaded.set(info.file, { info, postscriptName: info.file.replace(/\.ttf$/, ''), file, harfbuzz: harfbuzz!.face(withoutOutlines(file)) });
   };
 
   const regular = textFace('regular');
@@ -246,6 +267,32 @@ export function loadFonts(files: FontFiles): FontSet {
     return found ? [...found] : [];
   };
 
+  const warmUpScripts = (): string => {
+    const source = files.scripts;
+    if (!source) return '';
+    harfbuzz ??= instantiateHarfBuzz(source.harfbuzz());
+    for (const info of FACES_AT_START) if (!loaded.has(info.file)) addFace(info, source.readAtStart(info.file));
+    const latinFace = harfbuzz.face(withoutOutlines(latin.regular.file));
+    for (const script of SCRIPTS) {
+      breakOpportunities(script.sample);
+      const direction = isRightToLeft(script.sample) ? 'rtl' : 'ltr';
+      embeddingLevels(script.sample);
+      if (script.harfbuzz) latinFace.shape(script.sample, 0, script.sample.length, { direction, script: script.harfbuzz });
+    }
+    return SCRIPTS.filter((script) => FAMILIES_AT_START.includes(script.family))
+      .map((script) => script.sample)
+      .join('\n');
+  };
+
   const zlib = instantiateZlib(files.zlib);
-  return { regular, bold: textFace('bold'), undrawable, load, startDocument, zlib, embedding: new FontEmbedding(zlib) };
+  return {
+    regular,
+    bold: textFace('bold'),
+    undrawable,
+    load,
+    warmUpScripts,
+    startDocument,
+    zlib,
+    embedding: new FontEmbedding(zlib),
+  };
 }

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { FAMILIES_AT_START } from '../../src/render/fonts.ts';
 import { FALLBACK_FACES } from '../../src/render/text/font-coverage.ts';
 import { TEMPLATES } from '../../src/templates/registry.ts';
 import { freePort, startProcess } from '../support/processes.ts';
@@ -85,7 +86,10 @@ async function firstUses(
   );
   // The isolate's start in the service's Worker, before its first request (its limit is 400 ms, not the request's).
   const warm = await cpuOf('/warm');
-  console.log(`${row('workerd', 'warm-up', 'start')} CPU ${(warm.cpu - cpuBaseline).toFixed(2)} ms (the isolate's start, not a request's)`);
+  console.log(
+    `${row('workerd', 'warm-up', 'start')} CPU ${(warm.cpu - cpuBaseline).toFixed(2)} ms (the isolate's start, not a request's; ` +
+      `it loads the faces of ${FAMILIES_AT_START.join(', ')}, whose rows below are a render, not a first use)`,
+  );
   const shaper = await cpuOf('/shaper');
   console.log(
     `${row('workerd', 'HarfBuzz', 'start')} CPU ${(shaper.cpu - cpuBaseline).toFixed(2)} ms  wall ${(shaper.ms - wallBaseline).toFixed(1)} ms  ${margin(shaper.cpu - cpuBaseline)}`,

@@ -11,19 +11,25 @@ function failingFirst(failures: number, part: 'read' | 'harfbuzz') {
   const source = files.scripts!;
   let left = failures;
   const calls = { read: 0, harfbuzz: 0 };
-  const failOnce = <T>(which: 'read' | 'harfbuzz', real: () => Promise<T>): Promise<T> => {
+  const called = (which: 'read' | 'harfbuzz') => {
     calls[which]++;
     if (which === part && left > 0) {
       left--;
-      return Promise.reject(new Error('static assets answered 500'));
+      throw new Error('static assets answered 500');
     }
-    return real();
   };
   const fonts = loadFonts({
     ...files,
     scripts: {
-      harfbuzz: () => failOnce('harfbuzz', () => source.harfbuzz()),
-      read: (file) => failOnce('read', () => source.read(file)),
+      harfbuzz: () => {
+        called('harfbuzz');
+        return source.harfbuzz();
+      },
+      read: async (file) => {
+        called('read');
+        return source.read(file);
+      },
+      readAtStart: source.readAtStart,
     },
   });
   return { fonts, calls };

@@ -77,8 +77,11 @@ const HB_BUFFER_CLUSTER_LEVEL_MONOTONE_GRAPHEMES = 0;
 const GLYPH_RECORD_WORDS = 5;
 const WASM_PAGE = 65536;
 
-/** Instantiates HarfBuzz from its compiled module; one instance serves every font of the process. */
-export async function instantiateHarfBuzz(module: WebAssembly.Module): Promise<HarfBuzz> {
+/**
+ * Instantiates HarfBuzz from its compiled module, synchronously (so that a process or isolate can warm it up while it
+ * starts, with no task left behind); one instance serves every font of the process.
+ */
+export function instantiateHarfBuzz(module: WebAssembly.Module): HarfBuzz {
   let memory: WebAssembly.Memory | undefined;
   const fail = (what: string) => () => {
     throw new WebAssembly.RuntimeError(`HarfBuzz: ${what}`);
@@ -100,7 +103,7 @@ export async function instantiateHarfBuzz(module: WebAssembly.Module): Promise<H
     _setitimer_js: fail('setitimer'),
     _emscripten_runtime_keepalive_clear: () => {},
   };
-  const instance = await WebAssembly.instantiate(module, { env, wasi_snapshot_preview1: { proc_exit: fail('exit') } });
+  const instance = new WebAssembly.Instance(module, { env, wasi_snapshot_preview1: { proc_exit: fail('exit') } });
   const hb = instance.exports as unknown as HarfBuzzExports;
   memory = hb.memory;
   hb.__wasm_call_ctors();
