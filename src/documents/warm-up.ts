@@ -1,3 +1,4 @@
+import { LIMITS } from '../contract/limits.ts';
 import type { JsonValue } from '../json/parse.ts';
 import { log } from '../log.ts';
 import type { FontSet } from '../render/fonts.ts';
@@ -24,6 +25,12 @@ export function warmUpRenderer(fonts: FontSet): void {
   for (const template of TEMPLATES) {
     render(fonts, { ...template.example, mode: 'preview' });
     render(fonts, { ...template.example, mode: 'final' });
+    // As many items as a request may hold: the pages after the first, their running head, the totals on the last.
+    const { items } = template.example.fields as { items?: unknown[] };
+    if (items?.length) {
+      const many = Array.from({ length: LIMITS.maxLineItems }, (_, index) => items[index % items.length]);
+      render(fonts, { ...template.example, mode: 'final', fields: { ...(template.example.fields as object), items: many } });
+    }
   }
   // Text in the scripts whose faces are loaded: the code a script face's text goes through, right to left included.
   const { example } = TEMPLATES[0]!;

@@ -30,8 +30,12 @@ const bin = (name: string) => here(`../../node_modules/.bin/${name}`);
  */
 const WORKERD_BATCH = 10;
 
-/** BENCH_ONLY=first-use: only the first use of each face in workerd, for a quick look (about a minute). */
+/**
+ * BENCH_ONLY=workerd: only the workerd part; BENCH_ONLY=first-use: only the first use of each face in workerd, for a
+ * quick look (under a minute).
+ */
 const FIRST_USES_ONLY = process.env.BENCH_ONLY === 'first-use';
+const WORKERD_ONLY = FIRST_USES_ONLY || process.env.BENCH_ONLY === 'workerd';
 
 /** CPU time a Worker may spend on one request on the Workers Free plan. */
 const WORKER_CPU_BUDGET_MS = 10;
@@ -236,7 +240,7 @@ function pinned(runtime: string, command: string): void {
   }
 }
 
-if (!FIRST_USES_ONLY) {
+if (!WORKERD_ONLY) {
   console.log(`Render benchmark: ${RUNS} warm renders per document after ${WARMUP} warm-up renders, one process.`);
   inProcess('node', process.execPath, [here('render-in-process.ts')]);
   inProcess('bun', bin('bun'), [here('render-in-process.ts')]);
