@@ -9,7 +9,7 @@ import { embeddingLevels, isRightToLeft } from './text/bidi.ts';
 import type { FontFace, FontWeight, ScriptFace } from './text/faces.ts';
 import { covers, fallbacksOf } from './text/fallback.ts';
 import { FALLBACK_FACES, type FallbackFaceInfo } from './text/font-coverage.ts';
-import { type HarfBuzz, instantiateHarfBuzz } from './text/harfbuzz.ts';
+import { type HarfBuzz, type HarfBuzzFace, instantiateHarfBuzz } from './text/harfbuzz.ts';
 import { breakOpportunities } from './text/line-breaks.ts';
 import { createShaper } from './text/shaping.ts';
 import { isDefaultIgnorable } from './text/text.ts';
@@ -72,9 +72,11 @@ interface ScriptFontSource {
 
 /**
  * The script families whose faces a process or isolate loads while it starts (warmUpScripts), and whose text
- * documents/warm-up.ts then draws: the smallest left-to-right and right-to-left faces (16 and 14 KB each), so that the
- * code every script face's text goes through (fallback, shaping, bidi, subsets and ToUnicode of a script face) is
- * compiled before the first request.
+ * documents/warm-up.ts then draws, so that the code every script face's text goes through (fallback, shaping, bidi,
+ * subsets and ToUnicode of a script face) is compiled before the first request: Armenian and Hebrew, the smallest
+ * left-to-right and right-to-left faces (16 and 14 KB each), and Arabic (150 KB each), whose shaping takes HarfBuzz
+ * through lookups no other face at start has (its first invoice in an isolate cost 28 to 32 ms of CPU without it,
+ * 16 to 20 with it, in workerd).
  */
 export const FAMILIES_AT_START: readonly string[] = ['armenian', 'hebrew', 'arabic'];
 
@@ -267,17 +269,19 @@ export function loadFonts(files: FontFiles): FontSet {
     return found ? [...found] : [];
   };
 
+  // The Latin face in HarfBuzz, made by warmUpScripts only: HarfBuzz keeps a face's bytes for the life of the process.
+  let latinShaping: HarfBuzzFace | undefined;
   const warmUpScripts = (): string => {
     const source = files.scripts;
     if (!source) return '';
     harfbuzz ??= instantiateHarfBuzz(source.harfbuzz());
     for (const info of FACES_AT_START) if (!loaded.has(info.file)) addFace(info, source.readAtStart(info.file));
-    const latinFace = harfbuzz.face(withoutOutlines(latin.regular.file));
+    latinShaping ??= harfbuzz.face(withoutOutlines(latin.regular.file));
     for (const script of SCRIPTS) {
       breakOpportunities(script.sample);
-      const direction = isRightToLeft(script.sample) ? 'rtl' : 'ltr';
       embeddingLevels(script.sample);
-      if (script.harfbuzz) latinFace.shape(script.sample, 0, script.sample.length, { direction, script: script.harfbuzz });
+      const direction = isRightToLeft(script.sample) ? 'rtl' : 'ltr';
+      if (script.harfbuzz) latinShaping.shape(script.sample, 0, script.sample.length, { direction, script: script.harfbuzz });
     }
     return SCRIPTS.filter((script) => FAMILIES_AT_START.includes(script.family))
       .map((script) => script.sample)
