@@ -53,7 +53,7 @@ export function countingStatements(db: Database, buckets: readonly BucketInSql[]
 /** The admission of `buckets` from the answers of countingStatements' statements, in their order. */
 export function admissionOf(buckets: readonly Bucket[], now: number, answers: readonly unknown[]): Admission {
   const store = storeOf(buckets);
-  return store === 'windows' ? windowsAdmission(buckets, now, answers) : keyAdmission(store, buckets[0]!, now, answers);
+  return store === 'windows' ? windowsAdmission(buckets, now, answers) : keyAdmission(buckets[0] as Bucket<typeof store>, now, answers);
 }
 
 /** None of `buckets` is full in its window at the request's time, as SQL read before the batch counts them. */
@@ -78,7 +78,7 @@ const countingStatementsOf = statementsPerDatabase((db, { windows }: { windows: 
   ).map(statementOf),
 );
 
-/** countingStatements for buckets JavaScript knows, bound for `now`: for a batch of the caller's (a replay's). */
+/** countingStatements for buckets JavaScript knows, bound for `now`: for a batch of the caller's (a replay's) or countRequest's. */
 export function countingBound(db: Database, buckets: readonly WindowBucket[], now: number) {
   const values: Record<string, unknown> = windowValues(now);
   buckets.forEach((bucket, index) => {
@@ -110,13 +110,13 @@ interface CountedRequest {
 export async function countRequest(buckets: readonly WindowBucket[], deps: LimiterDeps, request: CountedRequest): Promise<void> {
   if (!deps.config.rateLimitsEnabled) return;
   const now = deps.clock.now();
-  let answers: readonly unknown[];
+  let admission: Admission;
   try {
-    answers = await sendBatch(deps.db, countingBound(deps.db, buckets, now));
+    admission = admissionOf(buckets, now, await sendBatch(deps.db, countingBound(deps.db, buckets, now)));
   } catch (error) {
     throw limiterDown(request.requestId, error);
   }
-  reportAdmission(admissionOf(buckets, now, answers), now, request);
+  reportAdmission(admission, now, request);
 }
 
 /** Puts an admission into the request's RateLimit report; throws the contract's refusal when it was refused. */

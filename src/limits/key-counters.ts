@@ -28,6 +28,11 @@ interface KeyCounter {
   readonly windowField: 'requestsWindowStart' | 'finalsWindowStart';
   readonly countedUpTo: (count: AnySQLiteColumn, limit: SQL) => SQL;
   readonly countsBelow: (count: AnySQLiteColumn, limit: SQL) => SQL | undefined;
+  /**
+   * Whether a row back means admitted (the statement counted only below the limit it worked out in SQL), or its count
+   * says (every request counted, the refused ones past the limit).
+   */
+  readonly admittedByRow: boolean;
 }
 
 const COUNTERS: Readonly<Record<KeyStore, KeyCounter>> = {
@@ -36,12 +41,14 @@ const COUNTERS: Readonly<Record<KeyStore, KeyCounter>> = {
     windowField: 'requestsWindowStart',
     countedUpTo: (count, limit) => sql`MIN(${count} + 1, ${limit} + 1)`,
     countsBelow: () => undefined,
+    admittedByRow: false,
   },
   key_finals: {
     countField: 'finalsInWindow',
     windowField: 'finalsWindowStart',
     countedUpTo: (count) => sql`${count} + 1`,
     countsBelow: (count, limit) => sql`${count} < ${limit}`,
+    admittedByRow: true,
   },
 };
 
@@ -82,9 +89,11 @@ export function countOnKey(
 }
 
 /** The admission of a bucket counted by countOnKey, from its statement's answer: counted up to the limit, admitted. */
-export function keyAdmission(store: KeyStore, bucket: Bucket, now: number, [rows]: readonly unknown[]): Admission {
-  const count = (rows as Partial<Record<KeyCounter['countField'], number>>[])[0]?.[COUNTERS[store].countField];
-  return singleAdmission(bucket, now, count !== undefined && count <= bucket.limit ? count : undefined);
+export function keyAdmission(bucket: Bucket<KeyStore>, now: number, [rows]: readonly unknown[]): Admission {
+  const counter = COUNTERS[bucket.store];
+  const count = (rows as Partial<Record<KeyCounter['countField'], number>>[])[0]?.[counter.countField];
+  const admitted = count !== undefined && (counter.admittedByRow || count <= bucket.limit);
+  return singleAdmission(bucket, now, admitted ? count : undefined);
 }
 
 /** The key's bucket is not full in the window at the request's time (SQL read before countOnKey's). */

@@ -19,12 +19,11 @@ type CountRow = { bucket: string; count: number };
  * One bucket: a single upsert that counts only below the limit, where `condition` holds. A row back (its new count)
  * means counted.
  */
-function countOne(db: Database, bucket: BucketInSql, condition: SQL | undefined) {
+function countOne(db: Database, bucket: BucketInSql, condition: SQL) {
   const { start, end } = windowInSql(bucket.windowMs);
-  const where = condition ? sql` WHERE ${condition}` : sql``;
   return db
     .insert(rateLimitWindows)
-    .select(sql`SELECT ${bucket.name}, ${start}, 1, ${end}${where}`)
+    .select(sql`SELECT ${bucket.name}, ${start}, 1, ${end} WHERE ${condition}`)
     .onConflictDoUpdate({
       target: [rateLimitWindows.bucket, rateLimitWindows.windowStart],
       set: { count: sql`${rateLimitWindows.count} + 1` },
@@ -41,7 +40,7 @@ function countOne(db: Database, bucket: BucketInSql, condition: SQL | undefined)
  * table before writing any): all or none. `condition` filters the wanted rows themselves: where it does not hold
  * (a preview that does not get that far) SQLite works out no bucket name or limit at all.
  */
-function countSeveral(db: Database, buckets: readonly BucketInSql[], condition: SQL | undefined) {
+function countSeveral(db: Database, buckets: readonly BucketInSql[], condition: SQL) {
   const windows = buckets.map((bucket) => ({ bucket, ...windowInSql(bucket.windowMs) }));
   // Rows as VALUES, not SELECTs joined by UNION ALL: D1 refuses a compound SELECT of more than a few terms
   // ("too many terms in compound SELECT"), and a VALUES list is not one.
@@ -53,11 +52,10 @@ function countSeveral(db: Database, buckets: readonly BucketInSql[], condition: 
     windows.map(({ bucket, start }) => sql`(${bucket.name}, ${start})`),
     sql`, `,
   );
-  const where = condition ? sql` WHERE ${condition}` : sql``;
   const counting = db
     .insert(rateLimitWindows)
     .select(
-      sql`WITH wanted(bucket, window_start, quota, expires_at) AS (SELECT * FROM (VALUES ${wanted})${where})
+      sql`WITH wanted(bucket, window_start, quota, expires_at) AS (SELECT * FROM (VALUES ${wanted}) WHERE ${condition})
       SELECT bucket, window_start, 1, expires_at FROM wanted
       WHERE NOT ${EXISTS} (
         SELECT 1 FROM ${rateLimitWindows} AS w JOIN wanted AS at_quota ON w.bucket = at_quota.bucket AND w.window_start = at_quota.window_start
@@ -71,9 +69,13 @@ function countSeveral(db: Database, buckets: readonly BucketInSql[], condition: 
   return [counting, db.all<CountRow>(sql`SELECT bucket, count FROM ${rateLimitWindows} WHERE (bucket, window_start) IN (VALUES ${keys})`)];
 }
 
-/** The statements counting `buckets` in their windows where `condition` holds (always, without one). */
+/**
+ * The statements counting `buckets` in their windows where `condition` holds (always, without one: a WHERE all the
+ * same, as SQLite asks of an upsert's SELECT, which its parser could otherwise read as a join's ON).
+ */
 export function countInWindows(db: Database, buckets: readonly BucketInSql[], condition: SQL | undefined) {
-  return buckets.length === 1 ? [countOne(db, buckets[0]!, condition)] : countSeveral(db, buckets, condition);
+  const where = condition ?? sql`1 = 1`;
+  return buckets.length === 1 ? [countOne(db, buckets[0]!, where)] : countSeveral(db, buckets, where);
 }
 
 /**

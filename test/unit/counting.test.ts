@@ -58,5 +58,12 @@ describe('a bucket declares where it is counted', () => {
       admitted: true,
       states: [{ count: 1 }],
     });
+    // A final is counted only below the limit the statement worked out from the plan it read: a row back is an
+    // admission even past the limit of the plan the request read before (upgraded between the two).
+    const past = final!.limit + 1;
+    expect(admissionOf([final!], NOW, [[{ requestsInWindow: 5, finalsInWindow: past }]])).toMatchObject({
+      admitted: true,
+      states: [{ count: past }],
+    });
   });
 });
