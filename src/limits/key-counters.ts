@@ -1,5 +1,4 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { AnySQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Database } from '../db/database.ts';
 import { EXISTS } from '../db/exists.ts';
 import { apiKeys } from '../db/schema.ts';
@@ -17,39 +16,21 @@ import { type BucketInSql, windowInSql } from './in-sql.ts';
 export type KeyStore = Exclude<BucketStore, 'windows'>;
 
 /**
- * The columns of one of the key's buckets (the start of the window it counts in, and its count in it), and the
- * count once this request is counted in the window it has. The requests bucket counts every request of an active
- * key, admitted or not, so that the statement that counts it also signs the caller in: its count stops at the
- * limit + 1, which marks the window as refused (a refused request adds nothing). A final is counted only below
- * the limit: no row back means the bucket was full.
+ * The columns of one of the key's buckets (the start of the window it counts in, and its count in it), and how it
+ * counts. The requests bucket counts every request of an active key, admitted or not, so that the statement that
+ * counts it also signs the caller in: its count stops at the limit + 1, which marks the window as refused (a refused
+ * request adds nothing), and its count says whether it was admitted. A final is counted only below the limit the
+ * statement works out: a row back means admitted, none that the bucket was full.
  */
 interface KeyCounter {
   readonly countField: 'requestsInWindow' | 'finalsInWindow';
   readonly windowField: 'requestsWindowStart' | 'finalsWindowStart';
-  readonly countedUpTo: (count: AnySQLiteColumn, limit: SQL) => SQL;
-  readonly countsBelow: (count: AnySQLiteColumn, limit: SQL) => SQL | undefined;
-  /**
-   * Whether a row back means admitted (the statement counted only below the limit it worked out in SQL), or its count
-   * says (every request counted, the refused ones past the limit).
-   */
-  readonly admittedByRow: boolean;
+  readonly onlyBelowLimit: boolean;
 }
 
 const COUNTERS: Readonly<Record<KeyStore, KeyCounter>> = {
-  key_requests: {
-    countField: 'requestsInWindow',
-    windowField: 'requestsWindowStart',
-    countedUpTo: (count, limit) => sql`MIN(${count} + 1, ${limit} + 1)`,
-    countsBelow: () => undefined,
-    admittedByRow: false,
-  },
-  key_finals: {
-    countField: 'finalsInWindow',
-    windowField: 'finalsWindowStart',
-    countedUpTo: (count) => sql`${count} + 1`,
-    countsBelow: (count, limit) => sql`${count} < ${limit}`,
-    admittedByRow: true,
-  },
+  key_requests: { countField: 'requestsInWindow', windowField: 'requestsWindowStart', onlyBelowLimit: false },
+  key_finals: { countField: 'finalsInWindow', windowField: 'finalsWindowStart', onlyBelowLimit: true },
 };
 
 const columnsOf = (counter: KeyCounter) => ({ count: apiKeys[counter.countField], windowStart: apiKeys[counter.windowField] });
@@ -73,15 +54,14 @@ export function countOnKey(
   const counter = COUNTERS[store];
   const columns = columnsOf(counter);
   const { start } = windowInSql(bucket.windowMs);
-  const below = counter.countsBelow(columns.count, bucket.limit);
-  const terms = [where.key, below && sql`(${columns.windowStart} IS NOT ${start} OR ${below})`, where.condition].filter(
-    (term) => term !== undefined,
-  );
+  const below = counter.onlyBelowLimit ? sql`(${columns.windowStart} IS NOT ${start} OR ${columns.count} < ${bucket.limit})` : undefined;
+  const upTo = counter.onlyBelowLimit ? sql`${columns.count} + 1` : sql`MIN(${columns.count} + 1, ${bucket.limit} + 1)`;
+  const terms = [where.key, below, where.condition].filter((term) => term !== undefined);
   return db
     .update(apiKeys)
     .set({
       ...where.also,
-      [counter.countField]: sql`CASE WHEN ${columns.windowStart} = ${start} THEN ${counter.countedUpTo(columns.count, bucket.limit)} ELSE 1 END`,
+      [counter.countField]: sql`CASE WHEN ${columns.windowStart} = ${start} THEN ${upTo} ELSE 1 END`,
       [counter.windowField]: sql`${start}`,
     })
     .where(sql.join(terms, sql` AND `))
@@ -92,7 +72,7 @@ export function countOnKey(
 export function keyAdmission(bucket: Bucket<KeyStore>, now: number, [rows]: readonly unknown[]): Admission {
   const counter = COUNTERS[bucket.store];
   const count = (rows as Partial<Record<KeyCounter['countField'], number>>[])[0]?.[counter.countField];
-  const admitted = count !== undefined && (counter.admittedByRow || count <= bucket.limit);
+  const admitted = count !== undefined && (counter.onlyBelowLimit || count <= bucket.limit);
   return singleAdmission(bucket, now, admitted ? count : undefined);
 }
 

@@ -50,10 +50,10 @@ function inProcess(runtime: string, command: string, args: string[]): void {
   if (result.status !== 0) throw new Error(`${runtime} bench failed:\n${result.stderr}`);
   const repeats = new Map<string, number>();
   for (const line of result.stdout.trim().split('\n')) {
-    const summary: Summary & { document: string; mode: string; warmUpMs?: number; warmupMs?: number } = JSON.parse(line);
+    const summary: Summary & { document: string; mode: string; startWarmUpMs?: number; warmupMs?: number } = JSON.parse(line);
     if (summary.mode === 'cold') {
       console.log(
-        `${runtime.padEnd(8)} warm-up at start ${summary.warmUpMs!.toFixed(1)} ms, first render of the process ${summary.first.toFixed(1)} ms, ` +
+        `${runtime.padEnd(8)} warm-up at start ${summary.startWarmUpMs!.toFixed(1)} ms, first render of the process ${summary.first.toFixed(1)} ms, ` +
           `then ${summary.warmupMs! / 1000} s of the reference and script invoices before timing`,
       );
       continue;
